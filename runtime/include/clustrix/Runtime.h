@@ -1,0 +1,298 @@
+//===- clustrix/Runtime.h - Loop descriptor and entry point -----*- C++ -*-===//
+//
+// The one interface between code that clustrix-rewrite (or the plugin) generates and the runtime
+// library libclustrix_rt. Generated code fills a static LoopInfo (what the compiler proved) and a
+// LoopArgs (what only run time knows) and calls clustrix::rt::runLoop. docs/descriptor.md is the
+// reference; keep the two in step, and bump CLUSTRIX_RT_ABI_VERSION on any layout change.
+//
+// This header is plain C++17 with no dependencies, so the rewritten source compiles with g++,
+// clang++ and nvcc alike.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_RUNTIME_H
+#define CLUSTRIX_RUNTIME_H
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#define CLUSTRIX_RT_ABI_VERSION 1
+
+namespace clustrix {
+namespace rt {
+
+/// How iterations are split into chunks. Default means "the configured default schedule".
+enum class Schedule : uint8_t { Default = 0, Block = 1, Cyclic = 2, Dynamic = 3 };
+
+/// Reduction operators the compiler recognizes.
+enum class ReduceOp : uint8_t { Add, Mul, Min, Max, BitAnd, BitOr, BitXor };
+
+/// Scalar types a reduction or a kernel scalar parameter may have.
+enum class ScalarKind : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
+
+/// Access flags of a region.
+enum : uint8_t { AccessRead = 1, AccessWrite = 2, AccessReadWrite = 3 };
+
+/// What the compiler knows statically about one array (a "region") the loop touches.
+struct RegionInfo {
+  const char *Name;   ///< Source spelling of the array, for logs.
+  uint8_t Access;     ///< AccessRead / AccessWrite / AccessReadWrite.
+  uint8_t Rank;       ///< Number of dimensions of the box, 1 to 3.
+  uint8_t FullWrite;  ///< 1 when every element of a chunk's write box is written by that chunk.
+  uint8_t MayAlias;   ///< 1 when the compiler could not prove it distinct from the other regions.
+};
+
+/// A box of one region for one iteration range: per dimension the index range [Lo, Hi), row-major
+/// with the given extents (Extent[Rank-1] is the innermost, contiguous dimension). Base is the
+/// address of element (0, ..., 0). Extent[0] may be -1 when the outermost extent is unknown.
+struct Box {
+  void *Base;
+  size_t ElemSize;
+  int64_t Extent[3];
+  int64_t Lo[3];
+  int64_t Hi[3];
+};
+
+/// Per-chunk state handed to the host chunk function: the chunk's private reduction partials and
+/// ordered-append buffers. The generated code reaches them through partial<T>() and appendBuffer.
+struct ChunkContext {
+  void **Partials;        ///< One pointer per reduction, to storage of that reduction's type.
+  void **AppendBuffers;   ///< One pointer per ordered append, to a container of the target's type.
+  uint64_t Lo, Hi;        ///< The chunk's iteration range, in normalized iterations.
+  int Device;             ///< Index of the device running the chunk (in the loop's device list).
+};
+
+/// Runs normalized iterations [Lo, Hi) of the loop body on the host, in place.
+using ChunkFn = void (*)(void *Env, uint64_t Lo, uint64_t Hi, ChunkContext &Ctx);
+/// Fills one Box per region for normalized iterations [Lo, Hi).
+using BoxFn = void (*)(void *Env, uint64_t Lo, uint64_t Hi, Box *Out);
+
+/// A reduction variable: its kind, operator and the user's variable the result lands in.
+struct ReductionSlot {
+  ScalarKind Kind;
+  ReduceOp Op;
+  void *Target;
+};
+
+/// An ordered append target (a std::vector-like container). The runtime creates one buffer per
+/// chunk and merges the buffers into Target in iteration order.
+struct AppendSlot {
+  void *Target;
+  void *(*Create)();
+  void (*Merge)(void *Target, void *Buffer);
+  void (*Destroy)(void *Buffer);
+};
+
+/// Kind of one parameter of the generated CUDA kernel, in the kernel's parameter order.
+enum class KernelParamKind : uint8_t {
+  Lo,         ///< uint64_t: first normalized iteration of the launch.
+  Hi,         ///< uint64_t: one past the last.
+  Region,     ///< T*: the region's device copy, rebased so that global indices work unchanged.
+  Scalar,     ///< A captured scalar, passed by value (LoopArgs::Scalars[Index]).
+  Partial,    ///< T*: the device array of per-block reduction partials of reduction Index.
+};
+
+/// One parameter of the generated CUDA kernel.
+struct KernelParam {
+  KernelParamKind Kind;
+  uint32_t Index;     ///< Region, scalar or reduction index, by kind.
+  uint32_t Size;      ///< Size in bytes of a Scalar parameter.
+};
+
+/// What the compiler proved about the loop. Generated code keeps one per loop as a static.
+struct LoopInfo {
+  uint32_t AbiVersion;        ///< CLUSTRIX_RT_ABI_VERSION of the generating compiler.
+  const char *File;           ///< The user's source file.
+  unsigned Line, Column;      ///< Location of the `for` keyword.
+  Schedule Sched;             ///< From the schedule clause, or Default.
+  int64_t ChunkSize;          ///< Chunk size for cyclic/dynamic; 0 for the default.
+  int32_t MaxDevices;         ///< From the devices clause; 0 means no limit.
+  int64_t MinItersPerDevice;  ///< From the min_iters clause; 0 means the configured default.
+  uint8_t Level;              ///< Complexity level 1..5.
+  uint32_t Score;             ///< Complexity score.
+  double WorkPerIter;         ///< Estimated operations per iteration.
+  uint8_t ForceDisabled;      ///< 1 for gpu_parallel(disable): always serial.
+  const RegionInfo *Regions;
+  uint32_t NumRegions;
+  const char *KernelName;     ///< extern "C" name of the kernel in KernelSource; null if none.
+  const char *KernelSource;   ///< CUDA C++ text for NVRTC; null when the loop has no GPU form.
+  uint64_t KernelHash;        ///< FNV-1a of KernelSource.
+  const KernelParam *Params;
+  uint32_t NumParams;
+};
+
+/// What only the execution knows.
+struct LoopArgs {
+  uint64_t TripCount;
+  ChunkFn Host;
+  void *HostEnv;
+  BoxFn Boxes;                ///< May be null when NumRegions is 0.
+  void *BoxEnv;
+  ReductionSlot *Reductions;
+  uint32_t NumReductions;
+  AppendSlot *Appends;
+  uint32_t NumAppends;
+  const void *const *Scalars; ///< Addresses of the kernel's scalar parameters.
+  uint32_t NumScalars;
+};
+
+/// Result of runLoop.
+enum class RunStatus : uint8_t {
+  Done,     ///< All iterations ran (wide, or serially through the host chunk function).
+  Serial,   ///< Nothing ran: the caller must run the original loop serially.
+};
+
+/// Runs the loop: plans chunks over the configured devices, executes, merges reductions and
+/// appends, and recovers from device faults. Returns Serial when the caller should run the
+/// original loop itself (too small, disabled, a failed runtime check before anything ran).
+RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args);
+
+/// Registers an ahead-of-time compiled image (cubin or fatbin) for a kernel, so that the runtime
+/// needs no NVRTC for it. Called from static initializers that nvcc-compiled sources contain.
+void registerKernelImage(const char *KernelName, uint64_t KernelHash, const void *Image,
+                         size_t Size);
+
+//===----------------------------------------------------------------------===//
+// Helpers used by generated code. Header-only so that they inline into the chunk functions.
+//===----------------------------------------------------------------------===//
+
+/// Comparison of a canonical loop's condition, with the induction variable on the left.
+enum class Cmp : uint8_t { LT, LE, GT, GE, NE };
+
+/// Trip count of a canonical loop, or Ok=false when it cannot be represented (zero step, a step
+/// whose direction never reaches the bound, an inexact `!=` on a signed type, or more than
+/// 2^64-1 iterations). The caller then runs the loop serially, exactly as written.
+struct Trip {
+  uint64_t Count;
+  bool Ok;
+};
+
+/// Trip count of `for (T i = Init; i CMP Bound; i += Step)` where Step is given as a magnitude
+/// and a direction (Up: i increases). Computed without overflow in the unsigned type of T.
+template <class T>
+constexpr Trip tripCount(T Init, T Bound, Cmp C, std::make_unsigned_t<T> StepMag, bool Up) {
+  static_assert(std::is_integral<T>::value, "induction variable must be an integer");
+  using U = std::make_unsigned_t<T>;
+  if (StepMag == 0)
+    return {0, false};
+  if (C == Cmp::NE) {
+    if (Init == Bound)
+      return {0, true};
+    if (std::is_signed<T>::value && (Up ? !(Init < Bound) : !(Init > Bound)))
+      return {0, false}; // reaching the bound would need signed overflow
+    U Dist = Up ? static_cast<U>(static_cast<U>(Bound) - static_cast<U>(Init))
+                : static_cast<U>(static_cast<U>(Init) - static_cast<U>(Bound));
+    if (Dist % StepMag != 0)
+      return {0, false}; // never equal: the serial loop does not end normally
+    return {static_cast<uint64_t>(Dist / StepMag), true};
+  }
+  bool Less = C == Cmp::LT || C == Cmp::LE;
+  bool Strict = C == Cmp::LT || C == Cmp::GT;
+  bool Enters = Less ? (Strict ? Init < Bound : Init <= Bound)
+                     : (Strict ? Init > Bound : Init >= Bound);
+  if (!Enters)
+    return {0, true};
+  if (Up != Less)
+    return {0, false}; // moves away from the bound: overflow or wrap-around, never a clean exit
+  // Span is exact because Init is on the entering side of Bound.
+  U Span = Less ? static_cast<U>(static_cast<U>(Bound) - static_cast<U>(Init))
+                : static_cast<U>(static_cast<U>(Init) - static_cast<U>(Bound));
+  // Index of the last iteration.
+  U Last = Strict ? static_cast<U>((Span - 1) / StepMag) : static_cast<U>(Span / StepMag);
+  // After the last iteration, i += step must leave the range without wrapping past the type's
+  // end (a wrap would make an unsigned loop go on, and is undefined for a signed one).
+  U Room = Less ? static_cast<U>(static_cast<U>(std::numeric_limits<T>::max()) -
+                                 static_cast<U>(Init))
+                : static_cast<U>(static_cast<U>(Init) -
+                                 static_cast<U>(std::numeric_limits<T>::min()));
+  if (static_cast<U>(Room - static_cast<U>(Last * StepMag)) < StepMag)
+    return {0, false};
+  if (static_cast<uint64_t>(Last) == std::numeric_limits<uint64_t>::max())
+    return {0, false};
+  return {static_cast<uint64_t>(Last) + 1, true};
+}
+
+/// Value of the induction variable at normalized iteration K.
+template <class T>
+constexpr T inductionValue(T Init, std::make_unsigned_t<T> StepMag, bool Up, uint64_t K) {
+  using U = std::make_unsigned_t<T>;
+  U Off = static_cast<U>(static_cast<U>(K) * StepMag);
+  return static_cast<T>(Up ? static_cast<U>(static_cast<U>(Init) + Off)
+                           : static_cast<U>(static_cast<U>(Init) - Off));
+}
+
+/// Magnitude of a possibly negative step, in the unsigned type of T.
+template <class T, class S>
+constexpr std::make_unsigned_t<T> stepMagnitude(S Step) {
+  using U = std::make_unsigned_t<T>;
+  if constexpr (std::is_signed<S>::value)
+    return Step < 0 ? static_cast<U>(0 - static_cast<U>(Step)) : static_cast<U>(Step);
+  else
+    return static_cast<U>(Step);
+}
+
+/// Whether a step is an increase; unsigned steps always are, except where written as `-=`.
+template <class S> constexpr bool stepUp(S Step) {
+  if constexpr (std::is_signed<S>::value)
+    return Step >= 0;
+  else
+    return true;
+}
+
+template <class T> constexpr ScalarKind scalarKindOf() {
+  if constexpr (std::is_same<T, float>::value) return ScalarKind::F32;
+  else if constexpr (std::is_same<T, double>::value) return ScalarKind::F64;
+  else {
+    static_assert(std::is_integral<T>::value, "reduction type must be arithmetic");
+    if constexpr (sizeof(T) == 1) return std::is_signed<T>::value ? ScalarKind::I8 : ScalarKind::U8;
+    else if constexpr (sizeof(T) == 2) return std::is_signed<T>::value ? ScalarKind::I16 : ScalarKind::U16;
+    else if constexpr (sizeof(T) == 4) return std::is_signed<T>::value ? ScalarKind::I32 : ScalarKind::U32;
+    else return std::is_signed<T>::value ? ScalarKind::I64 : ScalarKind::U64;
+  }
+}
+
+/// A chunk's private partial of reduction I, as the reduction's type.
+template <class T> T &partial(ChunkContext &Ctx, unsigned I) {
+  return *static_cast<T *>(Ctx.Partials[I]);
+}
+
+/// A chunk's private buffer of ordered append I, of the target's container type.
+template <class C> C &appendBuffer(ChunkContext &Ctx, unsigned I) {
+  return *static_cast<C *>(Ctx.AppendBuffers[I]);
+}
+
+/// An AppendSlot for a std::vector-like container (push_back/emplace_back, insert at end).
+template <class C> AppendSlot appendSlot(C &Target) {
+  AppendSlot S;
+  S.Target = &Target;
+  S.Create = []() -> void * { return new C(); };
+  S.Merge = [](void *T, void *B) {
+    C &Dst = *static_cast<C *>(T);
+    C &Src = *static_cast<C *>(B);
+    Dst.reserve(Dst.size() + Src.size());
+    for (auto &E : Src)
+      Dst.push_back(std::move(E));
+  };
+  S.Destroy = [](void *B) { delete static_cast<C *>(B); };
+  return S;
+}
+
+template <class T> ReductionSlot reductionSlot(T &Target, ReduceOp Op) {
+  return ReductionSlot{scalarKindOf<T>(), Op, &Target};
+}
+
+/// Adapts a callable to ChunkFn / BoxFn.
+template <class F> void chunkThunk(void *Env, uint64_t Lo, uint64_t Hi, ChunkContext &Ctx) {
+  (*static_cast<F *>(Env))(Lo, Hi, Ctx);
+}
+template <class F> void boxThunk(void *Env, uint64_t Lo, uint64_t Hi, Box *Out) {
+  (*static_cast<F *>(Env))(Lo, Hi, Out);
+}
+
+} // namespace rt
+} // namespace clustrix
+
+#endif // CLUSTRIX_RUNTIME_H

@@ -1,0 +1,99 @@
+# lit configuration for Clustrix. Substitutions name the plugin, the tools, the runtime and the
+# compilers; features mark optional parts (nvcc, nvrtc, cuda-device, sshd, mpi) so that tests that
+# need them are UNSUPPORTED where they are absent.
+import ctypes
+import os
+import shutil
+
+import lit.formats
+import lit.util
+
+config.name = "Clustrix"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".c", ".test", ".yml"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.clustrix_obj_root, "test")
+
+# A clean, predictable environment: the runtime reads these, so tests set them explicitly.
+for var in ["CLUSTRIX_DEVICES", "CLUSTRIX_LOG", "CLUSTRIX_CONFIG", "CLUSTRIX_FAULT",
+            "CUDA_VISIBLE_DEVICES", "CLUSTRIX_KERNEL_CACHE"]:
+    config.environment.pop(var, None)
+for var in ["HOME", "TMPDIR", "USER", "LOGNAME", "SSH_AUTH_SOCK"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+config.environment["PATH"] = os.pathsep.join(
+    [config.clustrix_bin_dir, config.llvm_tools_dir, os.environ.get("PATH", "")])
+# Keep NVRTC's and the kernel cache's files inside the test tree.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
+
+bin_dir = config.clustrix_bin_dir
+lib_dir = config.clustrix_lib_dir
+rt_inc = config.clustrix_runtime_include
+plugin = os.path.join(lib_dir, "clustrix.so")
+rt_link = "-L%s -Wl,-rpath,%s -lclustrix_rt" % (lib_dir, lib_dir)
+
+config.substitutions.append(("%clustrix_plugin", plugin))
+config.substitutions.append(("%clustrix-rewrite", os.path.join(bin_dir, "clustrix-rewrite")))
+config.substitutions.append(("%clustrix-devices", os.path.join(bin_dir, "clustrix-devices")))
+config.substitutions.append(("%clustrix-run", os.path.join(bin_dir, "clustrix-run")))
+config.substitutions.append(("%clustrix\\+\\+", os.path.join(bin_dir, "clustrix++")))
+config.substitutions.append(("%clustrix_rt_include", rt_inc))
+config.substitutions.append(("%clustrix_rt_link", rt_link))
+config.substitutions.append(("%clustrix_lib_dir", lib_dir))
+config.substitutions.append(("%clang\\+\\+", config.clangxx))
+config.substitutions.append(("%clangxx", config.clangxx))
+config.substitutions.append(("%clang_cc1", config.clang + " -cc1"))
+config.substitutions.append(("%clang", config.clang))
+# A C++ compile through the plugin, the way a user builds: -fplugin= plus the runtime's headers.
+config.substitutions.append(
+    ("%clustrix_cxx", "%s -std=c++17 -fplugin=%s -I%s" % (config.clangxx, plugin, rt_inc)))
+config.substitutions.append(("%cxx", config.cxx))
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%src_root", config.clustrix_src_root))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+
+if config.clustrix_build_compiler:
+    config.available_features.add("compiler")
+
+if config.nvcc and os.path.exists(config.nvcc):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", config.nvcc))
+
+
+def _can_load(name):
+    try:
+        return ctypes.CDLL(name)
+    except OSError:
+        return None
+
+
+nvrtc = None
+for cand in [config.nvrtc_library, "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"]:
+    if cand and "NOTFOUND" not in cand:
+        nvrtc = _can_load(cand)
+        if nvrtc:
+            config.available_features.add("nvrtc")
+            config.environment["CLUSTRIX_NVRTC_LIBRARY"] = cand
+            break
+
+cuda = _can_load("libcuda.so.1")
+if cuda is not None:
+    try:
+        count = ctypes.c_int(0)
+        if cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 \
+                and count.value > 0:
+            config.available_features.add("cuda-device")
+    except AttributeError:
+        pass
+
+if config.sshd and os.path.exists(config.sshd) and shutil.which("ssh-keygen"):
+    config.available_features.add("sshd")
+    config.substitutions.append(("%sshd", config.sshd))
+
+if config.mpirun and os.path.exists(config.mpirun):
+    config.available_features.add("mpi")
+
+# ThreadSanitizer needs clang's runtime; Debian ships it with libclang-rt-19-dev.
+if os.path.exists("/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.tsan-x86_64.a"):
+    config.available_features.add("tsan")
