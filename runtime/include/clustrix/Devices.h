@@ -1,0 +1,72 @@
+//===- clustrix/Devices.h - What devices the runtime sees -------*- C++ -*-===//
+//
+// Device descriptions, local discovery, and the formatters clustrix-devices prints. The
+// formatters take plain DeviceReport values and do no discovery, so the remote-hosts module
+// formats what it learned over SSH with the same code (and parseProbeLines reads the probe form
+// back).
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_DEVICES_H
+#define CLUSTRIX_DEVICES_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clustrix {
+
+/// The kinds of device the runtime drives.
+enum class DeviceKind : uint8_t { CPU, CUDA };
+
+/// One device: a CUDA GPU, or the CPU as a device class (all its hardware threads).
+struct DeviceInfo {
+  DeviceKind Kind = DeviceKind::CPU;
+  int Index = 0;                  ///< CUDA ordinal as the process sees it; 0 for the CPU.
+  std::string Name;               ///< "NVIDIA H100 80GB HBM3", or the CPU model.
+  uint64_t TotalMemory = 0;       ///< Bytes.
+  uint64_t FreeMemory = 0;        ///< Bytes; 0 when unknown.
+  int ComputeMajor = 0, ComputeMinor = 0; ///< CUDA compute capability.
+  int Multiprocessors = 0;        ///< CUDA SM count.
+  int ClockKHz = 0;               ///< Core clock.
+  int MemoryClockKHz = 0;
+  int Threads = 0;                ///< Hardware threads, for the CPU.
+};
+
+/// Everything known about the devices of one host.
+struct DeviceReport {
+  std::string Host;               ///< Empty for the local machine.
+  std::vector<DeviceInfo> Devices; ///< CUDA devices first, then the CPU.
+  bool CudaAvailable = false;     ///< A CUDA driver answered with at least one device.
+  int DriverVersion = 0;          ///< CUDA driver version (e.g. 13000), 0 when unknown.
+  std::string CudaStatus;         ///< Why there is no CUDA device, when there is none.
+  std::vector<std::string> Notes; ///< Warnings for the user, e.g. CUDA_VISIBLE_DEVICES hiding GPUs.
+
+  /// Number of CUDA devices in Devices.
+  int gpuCount() const;
+};
+
+/// Discovers this machine's devices: CUDA through the driver (loaded with dlopen; the library
+/// can be named by CLUSTRIX_CUDA_LIBRARY), honouring CUDA_VISIBLE_DEVICES and noting when it
+/// hides GPUs, and the CPU. Never throws; a missing or failing driver is described in CudaStatus.
+/// QueryFreeMemory opens a context on each GPU to read its free memory (slower).
+DeviceReport discoverLocalDevices(bool QueryFreeMemory = true);
+
+/// This machine's CPU as a device: model name and hardware threads usable by this process.
+DeviceInfo localCpuDevice();
+
+/// A human-readable table, one device per line, with notes after it.
+std::string formatDeviceTable(const DeviceReport &R);
+/// A JSON object for one host.
+std::string formatDeviceJson(const DeviceReport &R);
+/// A JSON array of host objects.
+std::string formatDeviceJson(const std::vector<DeviceReport> &Rs);
+/// The probe form scripts read: `GPU_COUNT:N`, `CUDA_AVAILABLE:True|False`, `CPU_THREADS:N`, then
+/// one `GPU_I:name|total_mib|major.minor|sms` line per GPU.
+std::string formatProbeLines(const DeviceReport &R);
+/// Reads the probe form back (unknown lines are ignored, so the original Python probe's two lines
+/// are enough). Returns false when GPU_COUNT is missing or malformed.
+bool parseProbeLines(const std::string &Text, DeviceReport &Out);
+
+} // namespace clustrix
+
+#endif

@@ -1,0 +1,557 @@
+//===- CUDA/CudaBackend.cpp - Running chunks on CUDA devices --------------===//
+//
+// A chunk runs as a pipeline of sub-chunks (one when the share fits free memory): issue copies
+// in and the launch of sub-chunk S on stream S % 2, then finish sub-chunk S - 1 (copies back,
+// partials) while S computes. Copies go through the device's pinned staging buffer in pieces
+// of at most half its size (one half per stream), so pinned memory stays bounded.
+//
+//===----------------------------------------------------------------------===//
+#include "CUDA/CudaBackend.h"
+
+#include "CUDA/CudaDriver.h"
+#include "CUDA/KernelCache.h"
+#include "CUDA/KernelRegistry.h"
+#include "CUDA/Nvrtc.h"
+#include "Core/ConfigState.h"
+#include "Core/Log.h"
+#include "Core/Planner.h"
+#include "Core/Reduce.h"
+#include "Core/Regions.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace clustrix {
+namespace rt {
+namespace cuda {
+
+namespace {
+
+/// One GPU's process-wide state. M serializes chunks on the device.
+struct DeviceState {
+  std::mutex M;
+  bool Tried = false;
+  std::string InitError;
+  CUdevice Dev = 0;
+  CUcontext Ctx = nullptr;
+  CUstream Streams[2] = {nullptr, nullptr};
+  char *Staging = nullptr;   // pinned, two halves, one per stream
+  size_t Half = 0;
+  std::map<std::pair<std::string, uint64_t>, CUfunction> Kernels;
+  std::atomic<bool> Lost{false};
+};
+
+std::mutex StatesM;
+std::map<int, std::unique_ptr<DeviceState>> &states() {
+  static auto *S = new std::map<int, std::unique_ptr<DeviceState>>();
+  return *S;
+}
+
+DeviceState &stateOf(int Ordinal) {
+  std::lock_guard<std::mutex> G(StatesM);
+  auto &P = states()[Ordinal];
+  if (!P)
+    P = std::make_unique<DeviceState>();
+  return *P;
+}
+
+/// Errors after which the context cannot be used again.
+bool sticky(CUresult R) { return (R >= 700 && R <= 720) || R == 999 || R == CUDA_ERROR_DEINITIALIZED; }
+
+bool initDevice(const DriverApi &Api, DeviceState &S, int Ordinal, std::string &Err) {
+  if (S.Tried) {
+    Err = S.InitError;
+    return S.InitError.empty();
+  }
+  S.Tried = true;
+  bool Ok = CLUSTRIX_CU(Api, Err, cuInit(0)) && CLUSTRIX_CU(Api, Err, cuDeviceGet(&S.Dev, Ordinal)) &&
+            CLUSTRIX_CU(Api, Err, cuDevicePrimaryCtxRetain(&S.Ctx, S.Dev)) &&
+            CLUSTRIX_CU(Api, Err, cuCtxSetCurrent(S.Ctx)) &&
+            CLUSTRIX_CU(Api, Err, cuStreamCreate(&S.Streams[0], 1 /*non-blocking*/)) &&
+            CLUSTRIX_CU(Api, Err, cuStreamCreate(&S.Streams[1], 1));
+  if (!Ok) {
+    S.InitError = Err;
+    return false;
+  }
+  uint64_t Want = activeConfig().PinnedStagingBytes;
+  if (Want >= 2 * 4096) {
+    void *P = nullptr;
+    if (Api.cuMemAllocHost(&P, static_cast<size_t>(Want)) == CUDA_SUCCESS) {
+      S.Staging = static_cast<char *>(P);
+      S.Half = static_cast<size_t>(Want / 2);
+    } else {
+      logOnce("pinned", LogLevel::Warn,
+              "cannot allocate " + std::to_string(Want) +
+                  " bytes of pinned staging memory; copies go directly from pageable memory");
+    }
+  }
+  return true;
+}
+
+/// Finds or builds the loop's kernel for the device: registered image, disk cache, NVRTC.
+bool kernelFor(const DriverApi &Api, DeviceState &S, const LoopInfo &Info, const DeviceInfo &Dev,
+               CUfunction &F, std::string &Err) {
+  auto Key = std::make_pair(std::string(Info.KernelName), Info.KernelHash);
+  if (auto It = S.Kernels.find(Key); It != S.Kernels.end()) {
+    F = It->second;
+    return true;
+  }
+  std::vector<char> Built;
+  const void *Image = nullptr;
+  KernelImage Registered = findKernelImage(Info.KernelName, Info.KernelHash);
+  if (Registered.Data) {
+    Image = Registered.Data;
+  } else {
+    int Arch = Dev.ComputeMajor * 10 + Dev.ComputeMinor;
+    int Driver = 0;
+    Api.cuDriverGetVersion(&Driver);
+    const NvrtcApi &Nvrtc = NvrtcApi::get();
+    const std::string &Configured = activeConfig().KernelCache;
+    KernelCache Cache(Configured.empty() ? defaultKernelCacheDir() : Configured);
+    std::string CacheErr;
+    bool CacheOk = Cache.open(CacheErr);
+    if (!CacheOk)
+      logOnce("cache:" + CacheErr, LogLevel::Warn, "kernel cache unused: " + CacheErr);
+    std::string CacheKey = KernelCache::key(Info.KernelHash, Arch, Driver, Nvrtc.version());
+    if (!CacheOk || !Cache.load(CacheKey, Built)) {
+      std::string Log;
+      if (!compileToCubin(Nvrtc, Info.KernelSource, Info.KernelName, Arch, Built, Log)) {
+        Err = Log;
+        return false;
+      }
+      if (CacheOk && !Cache.store(CacheKey, Built, CacheErr))
+        logOnce("cachestore:" + CacheErr, LogLevel::Warn, "kernel cache: " + CacheErr);
+      if (logEnabled(LogLevel::Debug))
+        logLine(LogLevel::Debug, loopLocation(Info) + ": compiled " + Info.KernelName +
+                                     " for sm_" + std::to_string(Arch) + " with NVRTC");
+    }
+    Image = Built.data();
+  }
+  CUmodule Mod = nullptr;
+  if (!CLUSTRIX_CU(Api, Err, cuModuleLoadData(&Mod, Image)))
+    return false;
+  if (!CLUSTRIX_CU(Api, Err, cuModuleGetFunction(&F, Mod, Info.KernelName))) {
+    Api.cuModuleUnload(Mod);
+    return false;
+  }
+  S.Kernels[Key] = F;
+  return true;
+}
+
+/// Rows [Y0, Y0 + Rows) of slab Z, bytes [X0, X0 + Width) of each: one staged copy.
+struct Piece {
+  size_t Z, Y0, Rows, X0, Width;
+};
+
+/// Cuts a box copy into pieces whose dense size fits Limit bytes (rows within one slab, or
+/// parts of one row when a row alone is larger).
+std::vector<Piece> piecesOf(const BoxCopy &C, size_t Limit) {
+  std::vector<Piece> Out;
+  if (C.WidthBytes == 0)
+    return Out;
+  for (size_t Z = 0; Z < C.Depth; ++Z) {
+    if (C.WidthBytes > Limit) {
+      for (size_t Y = 0; Y < C.Height; ++Y)
+        for (size_t X = 0; X < C.WidthBytes; X += Limit)
+          Out.push_back({Z, Y, 1, X, std::min(Limit, C.WidthBytes - X)});
+      continue;
+    }
+    size_t PerPiece = Limit / C.WidthBytes;
+    for (size_t Y = 0; Y < C.Height; Y += PerPiece)
+      Out.push_back({Z, Y, std::min(PerPiece, C.Height - Y), 0, C.WidthBytes});
+  }
+  return Out;
+}
+
+/// A 2-D copy of one piece between host memory laid out as the array (or densely, in staging)
+/// and the device buffer that keeps the array's layout from the box's first element on.
+Memcpy3D pieceCopy(const BoxCopy &C, const Piece &P, bool ToDevice, const char *HostArray,
+                   const char *Dense, CUdeviceptr Buf) {
+  Memcpy3D M;
+  std::memset(&M, 0, sizeof(M));
+  size_t RowOff = (P.Z * C.SlabRows + P.Y0) * C.Pitch + P.X0; // from the box's first element
+  const void *HostPtr = Dense ? static_cast<const void *>(Dense)
+                              : static_cast<const void *>(HostArray + C.OffsetBytes + RowOff);
+  size_t HostPitch = Dense ? P.Width : C.Pitch;
+  if (ToDevice) {
+    M.srcMemoryType = CU_MEMORYTYPE_HOST;
+    M.srcHost = HostPtr;
+    M.srcPitch = HostPitch;
+    M.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    M.dstDevice = Buf + RowOff;
+    M.dstPitch = C.Pitch;
+  } else {
+    M.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    M.srcDevice = Buf + RowOff;
+    M.srcPitch = C.Pitch;
+    M.dstMemoryType = CU_MEMORYTYPE_HOST;
+    M.dstHost = const_cast<void *>(HostPtr);
+    M.dstPitch = HostPitch;
+  }
+  M.WidthInBytes = P.Width;
+  M.Height = P.Rows;
+  M.Depth = 1;
+  return M;
+}
+
+/// Packs one piece of the host array into dense staging memory.
+void stagePiece(const BoxCopy &C, const Piece &P, const char *HostArray, char *Dense) {
+  for (size_t R = 0; R < P.Rows; ++R)
+    std::memcpy(Dense + R * P.Width,
+                HostArray + C.OffsetBytes + (P.Z * C.SlabRows + P.Y0 + R) * C.Pitch + P.X0,
+                P.Width);
+}
+
+/// One sub-chunk in flight.
+struct SubChunk {
+  uint64_t Lo = 0, Hi = 0;
+  unsigned Stream = 0;
+  unsigned Grid = 0;
+  std::vector<Box> Boxes;
+  std::vector<CUdeviceptr> Buffers;   // per region (0 when empty)
+  std::vector<CUdeviceptr> Partials;  // per reduction, Grid cells each
+};
+
+/// Runs one chunk on one device; all state of the attempt lives here.
+class ChunkRun {
+public:
+  ChunkRun(const DriverApi &Api, DeviceState &S, const LoopInfo &Info, const LoopArgs &Args,
+           const DeviceInfo &Dev, void *const *Partials)
+      : Api(Api), S(S), Info(Info), Args(Args), Dev(Dev), HostPartials(Partials) {}
+
+  ~ChunkRun() {
+    for (SubChunk &Sc : InFlight)
+      release(Sc);
+  }
+
+  bool run(uint64_t Lo, uint64_t Hi, CUfunction F, std::string &Err) {
+    this->F = F;
+    Committed = Lo;
+    size_t Free = 0, Total = 0;
+    if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemGetInfo(&Free, &Total))))
+      return false;
+    uint64_t Budget = Free > (64u << 20) ? static_cast<uint64_t>((Free - (64u << 20)) * 0.9) : 0;
+    auto Footprint = [&](uint64_t L, uint64_t H) {
+      std::vector<Box> B(Info.NumRegions);
+      Args.Boxes(Args.BoxEnv, L, H, B.data());
+      uint64_t Bytes = 0;
+      for (uint32_t R = 0; R < Info.NumRegions; ++R)
+        Bytes += boxHullBytes(B[R], Info.Regions[R].Rank);
+      return Bytes + static_cast<uint64_t>(gridBlocks(H - L, Dev.Multiprocessors)) * 8 *
+                         Args.NumReductions;
+    };
+    std::vector<Chunk> Subs;
+    if (Footprint(Lo, Hi) <= Budget)
+      Subs.push_back({Lo, Hi});
+    else if (!splitForMemory(Lo, Hi, Footprint, Budget / 2, Subs)) {
+      Err = "one iteration's regions do not fit in the " + std::to_string(Free >> 20) +
+            " MiB free on cuda" + std::to_string(Dev.Index);
+      return false;
+    }
+    // Overlapping sub-chunks only when their write boxes are disjoint; else one at a time.
+    bool Overlap = Subs.size() > 1;
+    if (Overlap) {
+      std::vector<Box> All(Subs.size() * Info.NumRegions);
+      for (size_t I = 0; I < Subs.size(); ++I)
+        Args.Boxes(Args.BoxEnv, Subs[I].Lo, Subs[I].Hi, &All[I * Info.NumRegions]);
+      Overlap = checkWriteDisjoint(Info, All, Subs.size()).empty();
+    }
+    if (Subs.size() > 1 && logEnabled(LogLevel::Debug))
+      logLine(LogLevel::Debug, loopLocation(Info) + ": cuda" + std::to_string(Dev.Index) +
+                                   " streams [" + std::to_string(Lo) + ", " + std::to_string(Hi) +
+                                   ") in " + std::to_string(Subs.size()) + " sub-chunks");
+    for (size_t I = 0; I < Subs.size(); ++I) {
+      InFlight.emplace_back();
+      SubChunk &Sc = InFlight.back();
+      Sc.Lo = Subs[I].Lo;
+      Sc.Hi = Subs[I].Hi;
+      Sc.Stream = static_cast<unsigned>(I % 2);
+      if (!issue(Sc, Err))
+        return false;
+      // Finish the previous sub-chunk while this one computes (or this one, when serialized).
+      while (InFlight.size() > (Overlap ? 1u : 0u)) {
+        if (!finish(InFlight.front(), Err))
+          return false;
+        release(InFlight.front());
+        InFlight.erase(InFlight.begin());
+      }
+    }
+    while (!InFlight.empty()) {
+      if (!finish(InFlight.front(), Err))
+        return false;
+      release(InFlight.front());
+      InFlight.erase(InFlight.begin());
+    }
+    return true;
+  }
+
+  bool lost() const { return Lost; }
+  /// End of the iterations whose results are on the host.
+  uint64_t committed() const { return Committed; }
+
+private:
+  bool check(bool Ok) {
+    if (!Ok && sticky(LastCode))
+      Lost = true;
+    return Ok;
+  }
+
+  /// Copies one box from the host array to its device buffer, through staging when there is
+  /// some (strided pieces, never one covering range).
+  bool copyIn(const SubChunk &Sc, uint32_t R, std::string &Err) {
+    const Box &B = Sc.Boxes[R];
+    BoxCopy C = describeBoxCopy(B, Info.Regions[R].Rank);
+    char *Host = static_cast<char *>(B.Base);
+    CUstream St = S.Streams[Sc.Stream];
+    if (logEnabled(LogLevel::Debug))
+      logCopy(R, C, /*ToDevice=*/true);
+    if (!S.Staging) {
+      Piece Whole{0, 0, C.Height, 0, C.WidthBytes};
+      for (size_t Z = 0; Z < C.Depth; ++Z) {
+        Whole.Z = Z;
+        Memcpy3D M = pieceCopy(C, Whole, /*ToDevice=*/true, Host, nullptr, Sc.Buffers[R]);
+        if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))))
+          return false;
+      }
+      return true;
+    }
+    char *Dense = S.Staging + Sc.Stream * S.Half;
+    for (const Piece &P : piecesOf(C, S.Half)) {
+      // The staging half may still feed the previous piece's copy.
+      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
+        return false;
+      stagePiece(C, P, Host, Dense);
+      Memcpy3D M = pieceCopy(C, P, /*ToDevice=*/true, Host, Dense, Sc.Buffers[R]);
+      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))))
+        return false;
+    }
+    return true;
+  }
+
+  /// Allocates, copies in and launches one sub-chunk on its stream.
+  bool issue(SubChunk &Sc, std::string &Err) {
+    const uint32_t NR = Info.NumRegions;
+    Sc.Boxes.resize(NR);
+    Sc.Buffers.assign(NR, 0);
+    if (NR)
+      Args.Boxes(Args.BoxEnv, Sc.Lo, Sc.Hi, Sc.Boxes.data());
+    for (uint32_t R = 0; R < NR; ++R) {
+      size_t Bytes = boxHullBytes(Sc.Boxes[R], Info.Regions[R].Rank);
+      if (Bytes == 0)
+        continue;
+      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemAlloc(&Sc.Buffers[R], Bytes))))
+        return false;
+      uint8_t A = Info.Regions[R].Access;
+      // Rule 3: a write box not provably written in full is copied in first.
+      bool In = (A & AccessRead) || ((A & AccessWrite) && !Info.Regions[R].FullWrite);
+      if (In && !copyIn(Sc, R, Err))
+        return false;
+    }
+    Sc.Grid = gridBlocks(Sc.Hi - Sc.Lo, Dev.Multiprocessors);
+    Sc.Partials.assign(Args.NumReductions, 0);
+    for (uint32_t R = 0; R < Args.NumReductions; ++R)
+      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemAlloc(&Sc.Partials[R],
+                                                  Sc.Grid * scalarSize(Args.Reductions[R].Kind)))))
+        return false;
+    // Parameters in the kernel's order; Region pointers rebased so global indices work.
+    std::vector<uint64_t> Words(Info.NumParams);
+    std::vector<void *> Ptrs(Info.NumParams);
+    for (uint32_t I = 0; I < Info.NumParams; ++I) {
+      const KernelParam &KP = Info.Params[I];
+      switch (KP.Kind) {
+      case KernelParamKind::Lo: Words[I] = Sc.Lo; break;
+      case KernelParamKind::Hi: Words[I] = Sc.Hi; break;
+      case KernelParamKind::Region: {
+        const Box &B = Sc.Boxes[KP.Index];
+        int64_t First, End;
+        boxLinearHull(B, Info.Regions[KP.Index].Rank, First, End);
+        Words[I] = Sc.Buffers[KP.Index] - static_cast<uint64_t>(First) * B.ElemSize;
+        break;
+      }
+      case KernelParamKind::Partial: Words[I] = Sc.Partials[KP.Index]; break;
+      case KernelParamKind::Scalar: break;
+      }
+      Ptrs[I] = KP.Kind == KernelParamKind::Scalar ? const_cast<void *>(Args.Scalars[KP.Index])
+                                                   : static_cast<void *>(&Words[I]);
+    }
+    return check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuLaunchKernel(F, Sc.Grid, 1, 1, BlockThreads, 1, 1, 0,
+                                                      S.Streams[Sc.Stream], Ptrs.data(),
+                                                      nullptr)));
+  }
+
+  /// Copies a device box into Dense (the box's elements, packed), through staging if any.
+  bool fetchBox(const SubChunk &Sc, uint32_t R, std::vector<char> &Dense, std::string &Err) {
+    BoxCopy C = describeBoxCopy(Sc.Boxes[R], Info.Regions[R].Rank);
+    Dense.resize(C.WidthBytes * C.Height * C.Depth);
+    CUstream St = S.Streams[Sc.Stream];
+    if (logEnabled(LogLevel::Debug))
+      logCopy(R, C, /*ToDevice=*/false);
+    size_t Limit = S.Staging ? S.Half : C.WidthBytes * C.Height;
+    for (const Piece &P : piecesOf(C, std::max<size_t>(Limit, 1))) {
+      char *Out = Dense.data() + (P.Z * C.Height + P.Y0) * C.WidthBytes + P.X0;
+      char *Stage = S.Staging ? S.Staging + Sc.Stream * S.Half : nullptr;
+      Memcpy3D M = pieceCopy(C, P, /*ToDevice=*/false, nullptr, Stage ? Stage : Out,
+                             Sc.Buffers[R]);
+      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))) ||
+          !check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
+        return false;
+      if (Stage)
+        for (size_t Row = 0; Row < P.Rows; ++Row)
+          std::memcpy(Out + Row * C.WidthBytes, Stage + Row * P.Width, P.Width);
+    }
+    return true;
+  }
+
+  /// Fetches a sub-chunk's write boxes and partials, then commits them: host arrays and the
+  /// chunk's partials change only once every device call of the sub-chunk has succeeded, so a
+  /// failed sub-chunk leaves nothing half-written and can be re-run.
+  bool finish(SubChunk &Sc, std::string &Err) {
+    const uint32_t NR = Info.NumRegions;
+    std::vector<std::vector<char>> Dense(NR);
+    for (uint32_t R = 0; R < NR; ++R)
+      if ((Info.Regions[R].Access & AccessWrite) && Sc.Buffers[R] && !fetchBox(Sc, R, Dense[R], Err))
+        return false;
+    CUstream St = S.Streams[Sc.Stream];
+    std::vector<std::vector<unsigned char>> Cells(Args.NumReductions);
+    for (uint32_t R = 0; R < Args.NumReductions; ++R) {
+      Cells[R].resize(Sc.Grid * scalarSize(Args.Reductions[R].Kind));
+      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode,
+                                  cuMemcpyDtoHAsync(Cells[R].data(), Sc.Partials[R],
+                                                    Cells[R].size(), St))))
+        return false;
+    }
+    if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
+      return false;
+    for (uint32_t R = 0; R < NR; ++R)
+      if (!Dense[R].empty())
+        unpackBox(describeBoxCopy(Sc.Boxes[R], Info.Regions[R].Rank), Dense[R].data(),
+                  Sc.Boxes[R].Base);
+    for (uint32_t R = 0; R < Args.NumReductions; ++R) {
+      const ReductionSlot &Slot = Args.Reductions[R];
+      size_t ES = scalarSize(Slot.Kind);
+      for (unsigned Blk = 0; Blk < Sc.Grid; ++Blk)
+        combine(Slot.Kind, Slot.Op, HostPartials[R], &Cells[R][Blk * ES]);
+    }
+    Committed = Sc.Hi;
+    return true;
+  }
+
+  void logCopy(uint32_t R, const BoxCopy &C, bool ToDevice) {
+    logLine(LogLevel::Debug, loopLocation(Info) + ": copy " + (ToDevice ? "in " : "out ") +
+                                 (Info.Regions[R].Name ? Info.Regions[R].Name : "?") + ": " +
+                                 std::to_string(C.Depth) + " x " + std::to_string(C.Height) +
+                                 " rows of " + std::to_string(C.WidthBytes) + " bytes, cuda" +
+                                 std::to_string(Dev.Index));
+  }
+
+  void release(SubChunk &Sc) {
+    Api.cuStreamSynchronize(S.Streams[Sc.Stream]);
+    for (CUdeviceptr P : Sc.Buffers)
+      if (P)
+        Api.cuMemFree(P);
+    for (CUdeviceptr P : Sc.Partials)
+      if (P)
+        Api.cuMemFree(P);
+    Sc.Buffers.clear();
+    Sc.Partials.clear();
+  }
+
+  const DriverApi &Api;
+  DeviceState &S;
+  const LoopInfo &Info;
+  const LoopArgs &Args;
+  const DeviceInfo &Dev;
+  void *const *HostPartials;
+  CUfunction F = nullptr;
+  std::vector<SubChunk> InFlight;
+  CUresult LastCode = CUDA_SUCCESS;
+  bool Lost = false;
+  uint64_t Committed = 0;
+};
+
+} // namespace
+
+unsigned gridBlocks(uint64_t N, int Sms) {
+  uint64_t Need = (N + BlockThreads - 1) / BlockThreads;
+  uint64_t Cap = static_cast<uint64_t>(Sms > 0 ? Sms : 1) * 8;
+  return static_cast<unsigned>(std::max<uint64_t>(1, std::min(Need, Cap)));
+}
+
+bool loopRunsOnCuda(const LoopInfo &Info, const LoopArgs &Args, std::string &Why) {
+  if (!Info.KernelName || (!Info.KernelSource &&
+                           !findKernelImage(Info.KernelName, Info.KernelHash).Data)) {
+    Why = "the loop has no GPU form";
+    return false;
+  }
+  if (Args.NumAppends) {
+    Why = "ordered appends run on the CPU only";
+    return false;
+  }
+  if (Info.NumRegions && !Args.Boxes) {
+    Why = "the loop's regions have no box function";
+    return false;
+  }
+  for (uint32_t I = 0; I < Info.NumParams; ++I) {
+    const KernelParam &P = Info.Params[I];
+    bool Ok = true;
+    switch (P.Kind) {
+    case KernelParamKind::Region: Ok = P.Index < Info.NumRegions; break;
+    case KernelParamKind::Scalar: Ok = P.Index < Args.NumScalars && Args.Scalars; break;
+    case KernelParamKind::Partial: Ok = P.Index < Args.NumReductions; break;
+    default: break;
+    }
+    if (!Ok) {
+      Why = "kernel parameter " + std::to_string(I) + " names a missing region, scalar or reduction";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool deviceLost(int Ordinal) {
+  std::lock_guard<std::mutex> G(StatesM);
+  auto It = states().find(Ordinal);
+  return It != states().end() && It->second->Lost.load();
+}
+
+bool runChunkOnDevice(const LoopInfo &Info, const LoopArgs &Args, const DeviceInfo &Dev,
+                      uint64_t Lo, uint64_t Hi, void *const *Partials, uint64_t &Committed,
+                      std::string &Err) {
+  Committed = Lo;
+  const DriverApi &Api = DriverApi::get();
+  if (!Api.Loaded) {
+    Err = "no CUDA driver: " + Api.Error;
+    return false;
+  }
+  DeviceState &S = stateOf(Dev.Index);
+  std::lock_guard<std::mutex> G(S.M);
+  if (S.Lost) {
+    Err = "cuda" + std::to_string(Dev.Index) + " was lost earlier in this process";
+    return false;
+  }
+  if (!initDevice(Api, S, Dev.Index, Err))
+    return false;
+  if (!CLUSTRIX_CU(Api, Err, cuCtxSetCurrent(S.Ctx)))
+    return false;
+  CUfunction F = nullptr;
+  if (!kernelFor(Api, S, Info, Dev, F, Err))
+    return false;
+  bool Ok, Lost;
+  {
+    ChunkRun Run(Api, S, Info, Args, Dev, Partials);
+    Ok = Run.run(Lo, Hi, F, Err);
+    Lost = Run.lost();
+    Committed = Ok ? Hi : Run.committed();
+  }
+  if (Lost)
+    S.Lost = true;
+  return Ok;
+}
+
+} // namespace cuda
+} // namespace rt
+} // namespace clustrix
