@@ -1,0 +1,65 @@
+//===- RemoteReport.cpp - Remote probes as device reports -----------------===//
+//
+// ProbeReport / RemoteError -> DeviceReport.
+//
+//===----------------------------------------------------------------------===//
+#include "clustrix/RemoteReport.h"
+
+namespace clustrix {
+namespace remote {
+
+DeviceReport toDeviceReport(const ProbeReport &Probe) {
+  const uint64_t MiB = 1u << 20;
+  DeviceReport R;
+  R.Host = Probe.Host;
+  int Ordinal = 0;
+  for (int Position : Probe.Visible.Visible) {
+    const RemoteGpu &G = Probe.Gpus[static_cast<size_t>(Position)];
+    DeviceInfo D;
+    D.Kind = DeviceKind::CUDA;
+    D.Index = Ordinal++;
+    D.Name = G.Name;
+    D.TotalMemory = static_cast<uint64_t>(G.MemoryTotalMiB) * MiB;
+    if (G.MemoryUsedMiB >= 0 && G.MemoryUsedMiB <= G.MemoryTotalMiB)
+      D.FreeMemory = static_cast<uint64_t>(G.MemoryTotalMiB - G.MemoryUsedMiB) * MiB;
+    D.ComputeMajor = G.ComputeMajor;
+    D.ComputeMinor = G.ComputeMinor;
+    R.Devices.push_back(D);
+  }
+  DeviceInfo Cpu;
+  Cpu.Kind = DeviceKind::CPU;
+  Cpu.Name = "CPU";
+  Cpu.Threads = Probe.Cpus;
+  R.Devices.push_back(Cpu);
+  R.CudaAvailable = Ordinal > 0;
+  if (Probe.ProbeMissing)
+    R.CudaStatus = "no nvidia-smi on the host";
+  else if (Probe.Gpus.empty())
+    R.CudaStatus = "the host has no GPU";
+  else if (Ordinal == 0)
+    R.CudaStatus = "CUDA_VISIBLE_DEVICES hides every GPU of the host";
+  // Always say what exists when it differs from what is visible: that difference is the bug this
+  // report exists to expose.
+  if (Probe.Visible.Visible.size() != Probe.Gpus.size()) {
+    std::string Present = "the host has " + std::to_string(Probe.Gpus.size()) + " GPUs:";
+    for (const RemoteGpu &G : Probe.Gpus)
+      Present += " " + std::to_string(G.Index) + "=" + G.Name;
+    R.Notes.push_back(Present);
+  }
+  R.Notes.insert(R.Notes.end(), Probe.Notes.begin(), Probe.Notes.end());
+  if (Probe.FromCache)
+    R.Notes.push_back("cached answer, " + std::to_string(static_cast<long>(Probe.AgeSeconds)) +
+                      " s old (--refresh to probe again)");
+  return R;
+}
+
+DeviceReport toDeviceReport(const RemoteError &Error) {
+  DeviceReport R;
+  R.Host = Error.host();
+  R.CudaStatus = std::string("error (") + remoteErrorKindName(Error.kind()) + "): " + Error.detail();
+  R.Notes.push_back(Error.what());
+  return R;
+}
+
+} // namespace remote
+} // namespace clustrix
