@@ -104,6 +104,10 @@ public:
 
   /// After the lanes joined: chunks still given up run on the first live lane, else on the host.
   void finishOnCaller() {
+    // Dynamic chunks nobody took because every lane retired first.
+    if (!P.isStatic())
+      for (size_t J; (J = NextDynamic.fetch_add(1)) < P.Chunks.size();)
+        giveUp(J);
     size_t J;
     while (takeGivenUp(J)) {
       bool Done = false;
