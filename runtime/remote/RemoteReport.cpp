@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "clustrix/RemoteReport.h"
 
+#include "clustrix/Config.h"
+
 namespace clustrix {
 namespace remote {
 
@@ -41,9 +43,11 @@ DeviceReport toDeviceReport(const ProbeReport &Probe) {
   // Always say what exists when it differs from what is visible: that difference is the bug this
   // report exists to expose.
   if (Probe.Visible.Visible.size() != Probe.Gpus.size()) {
-    std::string Present = "the host has " + std::to_string(Probe.Gpus.size()) + " GPUs:";
-    for (const RemoteGpu &G : Probe.Gpus)
-      Present += " " + std::to_string(G.Index) + "=" + G.Name;
+    std::string Present = "the host has " + std::to_string(Probe.Gpus.size()) + " GPUs, " +
+                          std::to_string(Ordinal) + " visible";
+    for (size_t I = 0; I < Probe.Visible.Visible.size(); ++I)
+      Present += std::string(I ? ", " : ": ") + "cuda" + std::to_string(I) + " = nvidia-smi GPU " +
+                 std::to_string(Probe.Gpus[static_cast<size_t>(Probe.Visible.Visible[I])].Index);
     R.Notes.push_back(Present);
   }
   R.Notes.insert(R.Notes.end(), Probe.Notes.begin(), Probe.Notes.end());
@@ -57,8 +61,54 @@ DeviceReport toDeviceReport(const RemoteError &Error) {
   DeviceReport R;
   R.Host = Error.host();
   R.CudaStatus = std::string("error (") + remoteErrorKindName(Error.kind()) + "): " + Error.detail();
-  R.Notes.push_back(Error.what());
   return R;
+}
+
+RemoteAnswer queryRemoteDevices(const RemoteQuery &Query) {
+  RemoteAnswer A;
+  std::vector<HostConfig> Hosts;
+  try {
+    std::string File = resolveConfigFile(Query.ConfigPath);
+    if (File.empty()) {
+      A.Errors.push_back("no clustrix.yml found (give one with --config FILE or CLUSTRIX_CONFIG); "
+                         "see docs/hosts.md");
+      A.ExitCode = 2;
+      return A;
+    }
+    Hosts = loadHosts(File);
+  } catch (const ConfigError &E) {
+    A.Errors.push_back(E.what());
+    A.ExitCode = 2;
+    return A;
+  }
+  std::vector<HostConfig> Selected;
+  if (Query.AllHosts) {
+    Selected = Hosts;
+  } else if (const HostConfig *H = findHost(Hosts, Query.HostName)) {
+    Selected.push_back(*H);
+  } else {
+    std::string Known;
+    for (const HostConfig &C : Hosts)
+      Known += (Known.empty() ? "" : ", ") + C.Name;
+    A.Errors.push_back("no host named '" + Query.HostName + "' is configured" +
+                       (Known.empty() ? std::string(" (the hosts: section is empty)")
+                                      : " (known: " + Known + ")"));
+    A.ExitCode = 2;
+    return A;
+  }
+  ProbeOptions Options;
+  Options.UseCache = !Query.Refresh;
+  for (const HostOutcome &O : probeHosts(Selected, Options)) {
+    if (O.Report) {
+      A.Reports.push_back(toDeviceReport(*O.Report));
+      continue;
+    }
+    A.Errors.push_back(O.Error->what());
+    A.ExitCode = 1;
+    if (Query.AllHosts)
+      A.Reports.push_back(toDeviceReport(*O.Error));
+  }
+  return A;
 }
 
 } // namespace remote
