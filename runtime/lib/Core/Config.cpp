@@ -272,7 +272,7 @@ RuntimeConfig parseConfig(const std::string &Text, const std::string &FileName) 
       throw ConfigError(FileName, KL, KC,
                         "unknown key '" + Name + "' (known keys: " + knownKeys() + ")");
     auto [VL, VC] = where(Value.Mark());
-    if (VL == 0) {
+    if (VL == 0 || Value.IsNull()) { // a missing value: point at its key
       VL = KL;
       VC = KC;
     }

@@ -1,0 +1,164 @@
+//===- PlannerTest.cpp - Tests of the chunk planner -----------------------===//
+#include "Core/Planner.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+using namespace clustrix;
+using namespace clustrix::rt;
+
+namespace {
+
+LoopInfo loop() {
+  LoopInfo I{};
+  I.AbiVersion = CLUSTRIX_RT_ABI_VERSION;
+  I.File = "t.cpp";
+  I.Line = 1;
+  I.WorkPerIter = 1;
+  return I;
+}
+
+/// Every iteration of [0, N) in exactly one chunk, chunks sorted and contiguous.
+void expectCover(const Plan &P, uint64_t N) {
+  uint64_t Next = 0;
+  for (const Chunk &C : P.Chunks) {
+    EXPECT_EQ(C.Lo, Next);
+    EXPECT_LT(C.Lo, C.Hi);
+    Next = C.Hi;
+  }
+  EXPECT_EQ(Next, N);
+}
+
+TEST(PlannerTest, SplitWeightedFollowsWeightsAndSumsExactly) {
+  std::vector<uint64_t> S = splitWeighted(1000, {1, 1, 2});
+  EXPECT_EQ(S, (std::vector<uint64_t>{250, 250, 500}));
+  S = splitWeighted(10, {1, 1, 1});
+  EXPECT_EQ(std::accumulate(S.begin(), S.end(), uint64_t(0)), 10u);
+  EXPECT_EQ(S, (std::vector<uint64_t>{4, 3, 3})); // leftover to the lowest index on ties
+  S = splitWeighted(7, {0, 3, 0, 1});
+  EXPECT_EQ(S[0], 0u);
+  EXPECT_EQ(S[2], 0u);
+  EXPECT_EQ(S[1] + S[3], 7u);
+  EXPECT_EQ(splitWeighted(5, {0, 0}), (std::vector<uint64_t>{3, 2})); // no information: equal
+  // A GPU weighing 2000 CPU workers next to four workers.
+  S = splitWeighted(1000000, {2000, 1, 1, 1, 1});
+  EXPECT_GT(S[0], 997000u);
+  EXPECT_EQ(std::accumulate(S.begin(), S.end(), uint64_t(0)), 1000000u);
+}
+
+TEST(PlannerTest, BlockPlansAreWeightedAndDropEmptyShares) {
+  Plan P = planBlock(10, {1, 1, 1, 1});
+  expectCover(P, 10);
+  EXPECT_EQ(P.NumLanes, 4u);
+  EXPECT_EQ(P.Chunks[0].Hi - P.Chunks[0].Lo, 3u);
+  EXPECT_EQ(P.Chunks[3].Hi - P.Chunks[3].Lo, 2u);
+  P = planBlock(3, {1, 1, 1, 1, 1});
+  expectCover(P, 3);
+  EXPECT_EQ(P.NumLanes, 3u);
+  for (size_t J = 0; J < P.Chunks.size(); ++J)
+    EXPECT_EQ(P.laneOf(J), J);
+}
+
+TEST(PlannerTest, CyclicAndDynamicCoverEveryIterationOnce) {
+  for (uint64_t N : {1u, 2u, 7u, 64u, 1000u, 1023u})
+    for (unsigned Lanes : {1u, 2u, 3u, 8u})
+      for (uint64_t K : {1u, 3u, 16u, 2000u}) {
+        Plan C = planCyclic(N, Lanes, K);
+        expectCover(C, N);
+        Plan D = planDynamic(N, Lanes, K);
+        expectCover(D, N);
+        EXPECT_LE(C.NumLanes, Lanes);
+        EXPECT_EQ(C.NumLanes, std::min<uint64_t>(Lanes, C.Chunks.size()));
+        // Per lane, the chunks a static plan gives it, counted: each iteration exactly once.
+        std::vector<int> Seen(N, 0);
+        for (unsigned L = 0; L < C.NumLanes; ++L)
+          for (size_t J = L; J < C.Chunks.size(); J += C.NumLanes)
+            for (uint64_t I = C.Chunks[J].Lo; I < C.Chunks[J].Hi; ++I)
+              ++Seen[I];
+        for (int S : Seen)
+          ASSERT_EQ(S, 1);
+      }
+}
+
+TEST(PlannerTest, DecideHonoursThresholdsAndMinimumIterations) {
+  RuntimeConfig C;
+  LoopInfo I = loop();
+  Decision D = decide(I, 1000, C, 8, true);
+  EXPECT_FALSE(D.Wide); // 1000 x 1 below 32768
+  EXPECT_NE(D.Reason.find("serial_threshold"), std::string::npos);
+  I.WorkPerIter = 100;
+  D = decide(I, 1000, C, 8, true);
+  ASSERT_TRUE(D.Wide);
+  EXPECT_EQ(D.NumLanes, 8u);
+  C.SerialThreshold = 0;
+  I.WorkPerIter = 1;
+  EXPECT_EQ(decide(I, 240, C, 8, true).NumLanes, 8u);  // 8 x 30
+  EXPECT_EQ(decide(I, 239, C, 8, true).NumLanes, 7u);
+  EXPECT_EQ(decide(I, 60, C, 8, true).NumLanes, 2u);
+  EXPECT_FALSE(decide(I, 59, C, 8, true).Wide);        // one CPU device: serial
+  D = decide(I, 59, C, 8, false);                       // one GPU: still offloaded
+  EXPECT_TRUE(D.Wide);
+  EXPECT_EQ(D.NumLanes, 1u);
+  I.MinItersPerDevice = 100; // the clause beats the configuration
+  EXPECT_EQ(decide(I, 250, C, 8, true).NumLanes, 2u);
+  I.MinItersPerDevice = 0;
+  I.MaxDevices = 3;
+  EXPECT_EQ(decide(I, 100000, C, 8, true).NumLanes, 3u);
+  I.MaxDevices = 0;
+  C.MaxGpuParallelJobs = 2;
+  EXPECT_EQ(decide(I, 100000, C, 8, true).NumLanes, 2u);
+  C.MaxGpuParallelJobs = 0;
+  I.ForceDisabled = 1;
+  EXPECT_FALSE(decide(I, 100000, C, 8, true).Wide);
+  I.ForceDisabled = 0;
+  C.AutoGpuParallel = false;
+  EXPECT_FALSE(decide(I, 100000, C, 8, true).Wide);
+  C.AutoGpuParallel = true;
+  EXPECT_FALSE(decide(I, 100000, C, 0, true).Wide);
+}
+
+TEST(PlannerTest, DecidePicksScheduleAndBoundsChunkCount) {
+  RuntimeConfig C;
+  C.SerialThreshold = 0;
+  LoopInfo I = loop();
+  EXPECT_EQ(decide(I, 1000, C, 4, true).Sched, Schedule::Block);
+  C.DefaultSchedule = Schedule::Dynamic;
+  Decision D = decide(I, 1000, C, 4, true);
+  EXPECT_EQ(D.Sched, Schedule::Dynamic);
+  EXPECT_EQ(D.ChunkSize, defaultChunkSize(Schedule::Dynamic, 1000, 4));
+  I.Sched = Schedule::Cyclic;
+  I.ChunkSize = 7;
+  D = decide(I, 1000, C, 4, true);
+  EXPECT_EQ(D.Sched, Schedule::Cyclic);
+  EXPECT_EQ(D.ChunkSize, 7u);
+  I.ChunkSize = 1;
+  D = decide(I, uint64_t(1) << 30, C, 4, true);
+  EXPECT_GE(D.ChunkSize * MaxChunks, uint64_t(1) << 30);
+}
+
+TEST(PlannerTest, MemorySplitKeepsEachPieceWithinBudget) {
+  // 8 bytes per iteration plus 100 fixed.
+  auto Bytes = [](uint64_t Lo, uint64_t Hi) { return 100 + 8 * (Hi - Lo); };
+  std::vector<Chunk> Out;
+  ASSERT_TRUE(splitForMemory(0, 1000, Bytes, 100000, Out));
+  ASSERT_EQ(Out.size(), 1u);
+  ASSERT_TRUE(splitForMemory(10, 1010, Bytes, 900, Out));
+  ASSERT_EQ(Out.size(), 10u); // 100 iterations of 8 bytes + 100 = 900
+  uint64_t Next = 10;
+  for (const Chunk &C : Out) {
+    EXPECT_EQ(C.Lo, Next);
+    EXPECT_LE(Bytes(C.Lo, C.Hi), 900u);
+    Next = C.Hi;
+  }
+  EXPECT_EQ(Next, 1010u);
+  EXPECT_FALSE(splitForMemory(0, 10, Bytes, 107, Out)); // one iteration needs 108
+  EXPECT_TRUE(Out.empty());
+  // A footprint that grows unevenly (a 2-D box growing by whole rows).
+  auto Rows = [](uint64_t Lo, uint64_t Hi) { return ((Hi + 9) / 10 - Lo / 10) * 80; };
+  ASSERT_TRUE(splitForMemory(0, 95, Rows, 250, Out));
+  for (const Chunk &C : Out)
+    EXPECT_LE(Rows(C.Lo, C.Hi), 250u);
+}
+
+} // namespace
