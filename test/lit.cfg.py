@@ -97,3 +97,10 @@ if config.mpirun and os.path.exists(config.mpirun):
 # ThreadSanitizer needs clang's runtime; Debian ships it with libclang-rt-19-dev.
 if os.path.exists("/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.tsan-x86_64.a"):
     config.available_features.add("tsan")
+
+# The runtime's ThreadSanitizer build (runtime/lib), for the runtime's race test.
+rt_tsan = os.path.join(lib_dir, "libclustrix_rt_tsan.a")
+if os.path.exists(rt_tsan):
+    config.available_features.add("rt-tsan")
+    config.substitutions.append(("%clustrix_rt_tsan_link", "%s -lyaml-cpp -ldl -pthread" % rt_tsan))
+
