@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Checks of clustrix-run that need to watch it while it runs.
+
+  interactive.py stream DIR -- CLUSTRIX-RUN...
+      The remote program prints 'first', sleeps 2 s, prints 'second': 'first' must arrive at least
+      1.5 s before clustrix-run ends (output is streamed, not collected), on stdout.
+  interactive.py interrupt DIR -- CLUSTRIX-RUN...
+      The remote program writes its pid (and a background child's) and prints 'ready'; then we send
+      SIGINT to clustrix-run, which must exit with 130 within 5 s, and both remote processes must
+      be gone within 3 s more.
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from gone import alive, wait_gone
+
+
+def stream(cmd):
+    start = time.monotonic()
+    p = subprocess.Popen(cmd + ["stream"], stdout=subprocess.PIPE)
+    first = p.stdout.readline()
+    t_first = time.monotonic() - start
+    rest = p.stdout.read()
+    code = p.wait(timeout=30)
+    t_end = time.monotonic() - start
+    print(f"first line {first!r} after {t_first:.2f} s, end after {t_end:.2f} s, exit {code}",
+          file=sys.stderr)
+    if first != b"first\n" or rest != b"second\n" or code != 0:
+        sys.exit("interactive.py: unexpected output or exit status")
+    if t_end - t_first < 1.5:
+        sys.exit("interactive.py: the first line was not streamed before the program ended")
+    print("streamed")
+
+
+def interrupt(d, cmd):
+    pid_file, child_file = os.path.join(d, "app.pid"), os.path.join(d, "child.pid")
+    for f in (pid_file, child_file):
+        if os.path.exists(f):
+            os.unlink(f)
+    p = subprocess.Popen(cmd + ["wait", pid_file, child_file], stdout=subprocess.PIPE)
+    line = p.stdout.readline()
+    if line != b"ready\n":
+        p.kill()
+        sys.exit(f"interactive.py: expected 'ready', got {line!r}")
+    app, child = int(open(pid_file).read()), int(open(child_file).read())
+    start = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    try:
+        code = p.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        sys.exit("interactive.py: clustrix-run did not stop within 5 s of SIGINT")
+    took = time.monotonic() - start
+    wait_gone([app, child])
+    print(f"exit {code} after {took:.2f} s; remote program alive: {alive(app)}, "
+          f"its child alive: {alive(child)}", file=sys.stderr)
+    if code != 130 or alive(app) or alive(child):
+        sys.exit("interactive.py: Ctrl-C did not stop the remote program")
+    print("interrupted")
+
+
+if __name__ == "__main__":
+    mode, d = sys.argv[1], sys.argv[2]
+    assert sys.argv[3] == "--"
+    if mode == "stream":
+        stream(sys.argv[4:])
+    elif mode == "interrupt":
+        interrupt(d, sys.argv[4:])
+    else:
+        sys.exit(__doc__)
