@@ -215,6 +215,77 @@ constexpr Trip tripCount(T Init, T Bound, Cmp C, std::make_unsigned_t<T> StepMag
   return {static_cast<uint64_t>(Last) + 1, true};
 }
 
+/// Trip count when the condition compares in a type C other than the induction variable's type
+/// T (e.g. `int i; i < v.size()`). Besides tripCount in C, every visited value must be
+/// representable in T without wrapping and convert to C unchanged; otherwise the serial loop's
+/// behaviour is not a plain count and the caller runs it as written.
+template <class T, class C>
+constexpr Trip tripCountMixed(T Init, C Bound, Cmp Op, std::make_unsigned_t<T> StepMag, bool Up) {
+  if constexpr (std::is_same<T, C>::value) {
+    return tripCount<T>(Init, Bound, Op, StepMag, Up);
+  } else {
+    using UT = std::make_unsigned_t<T>;
+    using UC = std::make_unsigned_t<C>;
+    if (StepMag == 0 || static_cast<UC>(StepMag) != StepMag)
+      return {0, false};
+    Trip R = tripCount<C>(static_cast<C>(Init), Bound, Op, static_cast<UC>(StepMag), Up);
+    if (!R.Ok || R.Count == 0)
+      return R;
+    // The exit value Init +/- Count*Step must be representable in T.
+    UT Room = Up ? static_cast<UT>(static_cast<UT>(std::numeric_limits<T>::max()) -
+                                   static_cast<UT>(Init))
+                 : static_cast<UT>(static_cast<UT>(Init) -
+                                   static_cast<UT>(std::numeric_limits<T>::min()));
+    if (static_cast<uint64_t>(Room / StepMag) < R.Count)
+      return {0, false};
+    // Signed T compared in unsigned C: every visited value must be non-negative.
+    if (std::is_signed<T>::value && !std::is_signed<C>::value) {
+      if (Init < 0)
+        return {0, false};
+      if (!Up && static_cast<uint64_t>(static_cast<UT>(Init) / StepMag) < R.Count)
+        return {0, false};
+    }
+    return R;
+  }
+}
+
+/// Product of collapsed trip counts, or Ok=false on overflow.
+constexpr Trip tripProduct(Trip A, Trip B) {
+  if (!A.Ok || !B.Ok)
+    return {0, false};
+  if (A.Count != 0 && B.Count > std::numeric_limits<uint64_t>::max() / A.Count)
+    return {0, false};
+  return {A.Count * B.Count, true};
+}
+
+/// Advances a collapsed multi-index Idx (outermost first) with extents Ext by one.
+inline void advanceIndex(uint64_t *Idx, const uint64_t *Ext, unsigned N) {
+  for (unsigned D = N; D-- > 0;) {
+    if (++Idx[D] < Ext[D] || D == 0)
+      return;
+    Idx[D] = 0;
+  }
+}
+
+/// A closed integer interval, for the box arithmetic of generated code. Empty when Lo > Hi.
+struct Ival {
+  int64_t Lo, Hi;
+};
+constexpr Ival ivalOf(int64_t V) { return {V, V}; }
+constexpr Ival ivalAdd(Ival A, Ival B) { return {A.Lo + B.Lo, A.Hi + B.Hi}; }
+constexpr Ival ivalMul(Ival A, Ival B) {
+  int64_t P[4] = {A.Lo * B.Lo, A.Lo * B.Hi, A.Hi * B.Lo, A.Hi * B.Hi};
+  Ival R{P[0], P[0]};
+  for (int I = 1; I < 4; ++I) {
+    R.Lo = P[I] < R.Lo ? P[I] : R.Lo;
+    R.Hi = P[I] > R.Hi ? P[I] : R.Hi;
+  }
+  return R;
+}
+constexpr Ival ivalHull(Ival A, Ival B) {
+  return {A.Lo < B.Lo ? A.Lo : B.Lo, A.Hi > B.Hi ? A.Hi : B.Hi};
+}
+
 /// Value of the induction variable at normalized iteration K.
 template <class T>
 constexpr T inductionValue(T Init, std::make_unsigned_t<T> StepMag, bool Up, uint64_t K) {

@@ -1,0 +1,95 @@
+//===- clustrix/Analysis/Polynomial.h - Subscript polynomials ---*- C++ -*-===//
+//
+// Integer polynomials over loop variables and loop-invariant symbols: the form every subscript
+// and loop bound is brought into before the dependence test and the region math. A polynomial is
+// "affine" when each monomial holds at most one loop variable; symbols may multiply freely, which
+// is what row-major subscripts such as `i*m + j` need.
+//
+// Variables are opaque keys (the analysis uses declaration addresses) so that this code, and its
+// unit tests, need nothing from Clang.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_ANALYSIS_POLYNOMIAL_H
+#define CLUSTRIX_ANALYSIS_POLYNOMIAL_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clustrix {
+
+/// An opaque variable: a loop variable or a loop-invariant symbol.
+struct PolyVar {
+  const void *Key = nullptr;
+  std::string Name;
+  bool IsLoopVar = false;
+
+  bool operator<(const PolyVar &O) const { return Key < O.Key; }
+  bool operator==(const PolyVar &O) const { return Key == O.Key; }
+};
+
+/// A product of variables, sorted by key; the empty monomial is the constant 1.
+using Monomial = std::vector<PolyVar>;
+
+/// An integer polynomial with 64-bit coefficients. Operations that would overflow make the
+/// polynomial invalid (isValid() false) rather than wrap.
+class Polynomial {
+public:
+  Polynomial() = default;
+  static Polynomial constant(int64_t C);
+  static Polynomial variable(const PolyVar &V);
+  static Polynomial invalid();
+
+  bool isValid() const { return Valid; }
+  bool isZero() const { return Valid && Terms.empty(); }
+  /// The value when the polynomial is a constant.
+  std::optional<int64_t> asConstant() const;
+  /// The constant term.
+  int64_t constantTerm() const;
+
+  Polynomial operator+(const Polynomial &O) const;
+  Polynomial operator-(const Polynomial &O) const;
+  Polynomial operator*(const Polynomial &O) const;
+  Polynomial operator-() const;
+  Polynomial scaled(int64_t C) const;
+  bool operator==(const Polynomial &O) const { return Valid == O.Valid && Terms == O.Terms; }
+  bool operator!=(const Polynomial &O) const { return !(*this == O); }
+
+  /// Each monomial holds at most one loop variable.
+  bool isAffineInLoopVars() const;
+  /// The loop variables that occur.
+  std::vector<PolyVar> loopVars() const;
+  /// The polynomial coefficient of loop variable V (the sum of the monomials holding V, with V
+  /// removed). Zero when V does not occur.
+  Polynomial coefficientOf(const PolyVar &V) const;
+  /// The part without any loop variable.
+  Polynomial invariantPart() const;
+  /// Replaces variable V by polynomial P.
+  Polynomial substitute(const PolyVar &V, const Polynomial &P) const;
+  /// Whether symbol S occurs.
+  bool mentions(const void *Key) const;
+
+  const std::map<Monomial, int64_t> &terms() const { return Terms; }
+  /// Readable form, e.g. "2*i + m*j - 1".
+  std::string str() const;
+
+private:
+  void addTerm(const Monomial &M, int64_t C);
+  std::map<Monomial, int64_t> Terms;
+  bool Valid = true;
+};
+
+/// A closed integer interval whose ends are polynomials over invariant symbols (no loop
+/// variables): the range of a loop variable or of a subscript.
+struct PolyRange {
+  Polynomial Lo, Hi;
+};
+
+/// Whether A <= B holds for every value of the symbols, as far as a constant difference shows.
+bool provablyLessEq(const Polynomial &A, const Polynomial &B);
+
+} // namespace clustrix
+
+#endif // CLUSTRIX_ANALYSIS_POLYNOMIAL_H

@@ -1,0 +1,51 @@
+//===- clustrix/Decide/Report.h - Machine-readable decisions ----*- C++ -*-===//
+//
+// The report: one JSON record per annotated loop (location, decision, reasons, regions,
+// reductions, appends, score), written where the user asks, as -fsave-optimization-record does.
+// docs/report.md describes the format.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_DECIDE_REPORT_H
+#define CLUSTRIX_DECIDE_REPORT_H
+
+#include "clustrix/Analysis/LoopAnalysis.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace clustrix {
+
+/// A reason with its location resolved to a line and column.
+struct ReportReason {
+  std::string Kind, Message, Suggestion;
+  unsigned Line = 0, Column = 0;
+};
+
+/// One loop's record.
+struct LoopRecord {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  std::string Function;
+  bool Automatic = false; ///< Found through a function-level gpu_parallel.
+  bool Accepted = false;
+  std::vector<ReportReason> Reasons;
+  std::vector<Region> Regions;
+  std::vector<Reduction> Reductions;
+  std::vector<Append> Appends;
+  std::string Schedule;
+  unsigned Collapse = 1;
+  unsigned Score = 0, Level = 0;
+  double WorkPerIter = 0;
+};
+
+/// Renders the records as a JSON document.
+std::string renderReport(const std::vector<LoopRecord> &Records);
+
+/// Writes the report to Path.
+llvm::Error writeReport(llvm::StringRef Path, const std::vector<LoopRecord> &Records);
+
+} // namespace clustrix
+
+#endif // CLUSTRIX_DECIDE_REPORT_H

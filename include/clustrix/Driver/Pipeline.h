@@ -1,0 +1,71 @@
+//===- clustrix/Driver/Pipeline.h - Detect, analyze, decide, rewrite -*- C++ -*-===//
+//
+// The one code path behind all three front doors (the plugin, clustrix-rewrite, clustrix++):
+// a frontend action for the analysis parse that captures the attributes, matches them to loops
+// and functions, analyzes, decides, and produces diagnostics, report records and the rewritten
+// main file. Front doors differ only in where the diagnostics go and what happens to the text.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_DRIVER_PIPELINE_H
+#define CLUSTRIX_DRIVER_PIPELINE_H
+
+#include "clustrix/Analysis/LoopAnalysis.h"
+#include "clustrix/Decide/Diagnostics.h"
+#include "clustrix/Decide/Report.h"
+
+#include "clang/Frontend/FrontendAction.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clustrix {
+
+/// Options shared by the front doors.
+struct PipelineOptions {
+  AnalysisOptions Analysis;
+  DiagOptions Diags;
+};
+
+/// What the analysis parse produced.
+struct PipelineOutput {
+  std::vector<PendingDiag> Diags;
+  std::vector<LoopRecord> Records;
+  std::string Rewritten; ///< The new main file; empty when nothing changed.
+  bool Changed = false;
+  bool SourceHadErrors = false; ///< The code itself did not compile; nothing was rewritten.
+  unsigned Errors = 0;          ///< Clustrix errors among Diags.
+};
+
+/// Cheap pre-check: could this text contain a `cluster::` attribute? Files without one are
+/// passed through with no second parse.
+bool mayContainAnnotations(llvm::StringRef Text);
+
+/// The frontend action of the analysis parse. The caller owns Out.
+class AnalysisAction : public clang::ASTFrontendAction {
+public:
+  /// Called at the end of the analysis parse, while its SourceManager is alive.
+  using DoneFn = std::function<void(clang::CompilerInstance &, PipelineOutput &)>;
+  AnalysisAction(PipelineOptions Opts, PipelineOutput &Out, DoneFn Done = nullptr)
+      : Opts(Opts), Out(Out), Done(std::move(Done)) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
+                                                        llvm::StringRef InFile) override;
+  void EndSourceFileAction() override;
+
+private:
+  PipelineOptions Opts;
+  PipelineOutput &Out;
+  DoneFn Done;
+};
+
+/// Parses one `name=value` or `name` option shared by the plugin and clustrix-rewrite.
+/// Returns an error message, or empty on success.
+std::string applyOption(llvm::StringRef Arg, PipelineOptions &Opts, std::string &ReportFile,
+                        std::string &EmitRewritten);
+
+} // namespace clustrix
+
+#endif // CLUSTRIX_DRIVER_PIPELINE_H

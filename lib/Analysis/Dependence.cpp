@@ -1,0 +1,207 @@
+//===- Dependence.cpp - Cross-iteration dependence test --------------------===//
+//
+// Separation test, GCD test and exact single-index test over delinearized subscripts.
+//
+//===----------------------------------------------------------------------===//
+#include "clustrix/Analysis/Dependence.h"
+
+#include <cstdlib>
+#include <numeric>
+
+using namespace clustrix;
+
+std::optional<PolyRange> clustrix::symbolicRange(const Polynomial &P, const RangeMap &Ranges) {
+  if (!P.isValid() || !P.isAffineInLoopVars())
+    return std::nullopt;
+  Polynomial Lo = P.invariantPart(), Hi = P.invariantPart();
+  for (const PolyVar &V : P.loopVars()) {
+    std::optional<int64_t> C = P.coefficientOf(V).asConstant();
+    if (!C)
+      return std::nullopt; // symbolic coefficient: sign unknown
+    auto It = Ranges.find(V.Key);
+    if (It == Ranges.end())
+      return std::nullopt;
+    // The variable's own bounds may mention enclosing loop variables (triangular nests).
+    std::optional<PolyRange> VR{It->second};
+    if (!It->second.Lo.loopVars().empty() || !It->second.Hi.loopVars().empty()) {
+      RangeMap Rest = Ranges;
+      Rest.erase(V.Key);
+      std::optional<PolyRange> L = symbolicRange(It->second.Lo, Rest);
+      std::optional<PolyRange> H = symbolicRange(It->second.Hi, Rest);
+      if (!L || !H)
+        return std::nullopt;
+      VR = PolyRange{L->Lo, H->Hi};
+    }
+    if (*C > 0) {
+      Lo = Lo + VR->Lo.scaled(*C);
+      Hi = Hi + VR->Hi.scaled(*C);
+    } else {
+      Lo = Lo + VR->Hi.scaled(*C);
+      Hi = Hi + VR->Lo.scaled(*C);
+    }
+  }
+  if (!Lo.isValid() || !Hi.isValid())
+    return std::nullopt;
+  return PolyRange{Lo, Hi};
+}
+
+namespace {
+/// A symbol (not a loop variable) that multiplies some loop variable.
+std::optional<PolyVar> symbolicStride(const Polynomial &P) {
+  for (const auto &[M, C] : P.terms()) {
+    bool HasLoopVar = false;
+    for (const PolyVar &V : M)
+      HasLoopVar |= V.IsLoopVar;
+    if (!HasLoopVar)
+      continue;
+    for (const PolyVar &V : M)
+      if (!V.IsLoopVar)
+        return V;
+  }
+  return std::nullopt;
+}
+} // namespace
+
+std::optional<std::vector<Polynomial>> clustrix::delinearize(const Polynomial &P,
+                                                             const RangeMap &Ranges,
+                                                             std::vector<Polynomial> *Extents) {
+  if (!P.isValid() || !P.isAffineInLoopVars())
+    return std::nullopt;
+  std::optional<PolyVar> S = symbolicStride(P);
+  if (!S)
+    return std::vector<Polynomial>{P};
+  // P = Q*S + R, where R holds the monomials without S.
+  Polynomial Q = P.coefficientOf(*S);
+  Polynomial R = P - Q * Polynomial::variable(*S);
+  if (!Q.isValid() || !R.isValid() || R.mentions(S->Key))
+    return std::nullopt;
+  // Q may still hold S (S*S*i): then the split is not a row-major one.
+  if (Q.mentions(S->Key))
+    return std::nullopt;
+  std::optional<PolyRange> RR = symbolicRange(R, Ranges);
+  if (!RR)
+    return std::nullopt;
+  Polynomial SMinus1 = Polynomial::variable(*S) - Polynomial::constant(1);
+  if (!provablyLessEq(Polynomial::constant(0), RR->Lo) || !provablyLessEq(RR->Hi, SMinus1))
+    return std::nullopt;
+  std::optional<std::vector<Polynomial>> Outer = delinearize(Q, Ranges, Extents);
+  if (!Outer)
+    return std::nullopt;
+  Outer->push_back(R);
+  if (Extents)
+    Extents->push_back(Polynomial::variable(*S));
+  return Outer;
+}
+
+namespace {
+int64_t gcd64(int64_t A, int64_t B) { return std::gcd(A < 0 ? -A : A, B < 0 ? -B : B); }
+
+/// The dimension forces equal iterations when both subscripts are C*Outer + (rest) with the same
+/// constant C != 0 and the rests can differ by less than |C|.
+bool separates(const Polynomial &A, const Polynomial &B, const PolyVar &Outer,
+               const RangeMap &Ranges) {
+  std::optional<int64_t> CA = A.coefficientOf(Outer).asConstant();
+  std::optional<int64_t> CB = B.coefficientOf(Outer).asConstant();
+  if (!CA || !CB || *CA != *CB || *CA == 0)
+    return false;
+  Polynomial OuterTerm = Polynomial::variable(Outer).scaled(*CA);
+  Polynomial RestA = A - OuterTerm, RestB = B - OuterTerm;
+  if (RestA == RestB && RestA.loopVars().empty())
+    return true;
+  // Inner variables of the two accesses range independently.
+  std::optional<PolyRange> RA = symbolicRange(RestA, Ranges), RB = symbolicRange(RestB, Ranges);
+  if (!RA || !RB)
+    return false;
+  std::optional<int64_t> MaxDiff = (RA->Hi - RB->Lo).asConstant();
+  std::optional<int64_t> MinDiff = (RA->Lo - RB->Hi).asConstant();
+  int64_t Abs = *CA < 0 ? -*CA : *CA;
+  return MaxDiff && MinDiff && *MaxDiff < Abs && *MinDiff > -Abs;
+}
+} // namespace
+
+DepResult clustrix::testCrossIteration(const std::vector<Polynomial> &A,
+                                       const std::vector<Polynomial> &B, const PolyVar &Outer,
+                                       const RangeMap &Ranges) {
+  if (A.size() != B.size())
+    return {DepKind::Unknown, std::nullopt, "the accesses have different shapes"};
+  for (size_t D = 0; D < A.size(); ++D)
+    if (!A[D].isAffineInLoopVars() || !B[D].isAffineInLoopVars())
+      return {DepKind::Unknown, std::nullopt, "a subscript is not affine"};
+
+  // Separation: one dimension alone proves the iterations equal.
+  for (size_t D = 0; D < A.size(); ++D)
+    if (separates(A[D], B[D], Outer, Ranges))
+      return {DepKind::Independent, std::nullopt, ""};
+
+  // GCD test per dimension, with all loop-variable coefficients constant. Each access has its
+  // own copy of every loop variable, so the coefficients of both enter the gcd.
+  bool AllConstant = true;
+  for (size_t D = 0; D < A.size(); ++D) {
+    int64_t G = 0;
+    bool Constant = true;
+    for (const Polynomial *P : {&A[D], &B[D]})
+      for (const PolyVar &V : P->loopVars()) {
+        std::optional<int64_t> C = P->coefficientOf(V).asConstant();
+        if (!C) {
+          Constant = false;
+          break;
+        }
+        G = gcd64(G, *C);
+      }
+    std::optional<int64_t> Diff = (B[D].invariantPart() - A[D].invariantPart()).asConstant();
+    if (!Constant || !Diff) {
+      AllConstant = false;
+      continue;
+    }
+    if (G == 0) {
+      if (*Diff != 0)
+        return {DepKind::Independent, std::nullopt, ""}; // two different constant elements
+      continue;
+    }
+    if (*Diff % G != 0)
+      return {DepKind::Independent, std::nullopt, ""};
+  }
+
+  // Exact single-index case: every dimension is c*Outer + k with constants; a dependence exists
+  // when some dimension needs a nonzero iteration distance and all dimensions agree on it.
+  bool SingleIndex = AllConstant;
+  for (size_t D = 0; D < A.size() && SingleIndex; ++D)
+    for (const Polynomial *P : {&A[D], &B[D]})
+      for (const PolyVar &V : P->loopVars())
+        if (!(V == Outer))
+          SingleIndex = false;
+  if (SingleIndex) {
+    std::optional<int64_t> Distance;
+    bool AnyOuter = false;
+    for (size_t D = 0; D < A.size(); ++D) {
+      int64_t CA = *A[D].coefficientOf(Outer).asConstant();
+      int64_t CB = *B[D].coefficientOf(Outer).asConstant();
+      int64_t Diff = *(B[D].invariantPart() - A[D].invariantPart()).asConstant();
+      if (CA == 0 && CB == 0)
+        continue; // equal constants: no constraint on the iterations
+      AnyOuter = true;
+      if (CA != CB)
+        return {DepKind::Dependent, std::nullopt,
+                "iterations with different strides reach the same element"};
+      // CA*i1 + kA = CA*i2 + kB  =>  i1 - i2 = Diff / CA
+      int64_t Dist = Diff / CA;
+      if (Distance && *Distance != Dist)
+        return {DepKind::Independent, std::nullopt, ""};
+      Distance = Dist;
+    }
+    if (!AnyOuter)
+      return {DepKind::Dependent, std::nullopt, "every iteration touches the same element"};
+    if (Distance && *Distance == 0)
+      return {DepKind::Independent, std::nullopt, ""};
+    return {DepKind::Dependent, Distance, "iterations " + std::to_string(*Distance < 0 ? -*Distance : *Distance) +
+                                              " apart touch the same element"};
+  }
+  bool MentionsOuter = false;
+  for (size_t D = 0; D < A.size(); ++D)
+    MentionsOuter |= A[D].mentions(Outer.Key) || B[D].mentions(Outer.Key);
+  if (!MentionsOuter)
+    return {DepKind::Dependent, std::nullopt,
+            "the subscripts do not depend on the loop variable, so every iteration touches the "
+            "same elements"};
+  return {DepKind::Unknown, std::nullopt, "the dependence test cannot prove the accesses disjoint"};
+}

@@ -1,0 +1,222 @@
+//===- Polynomial.cpp - Subscript polynomials -----------------------------===//
+//
+// Arithmetic on integer polynomials with overflow checks.
+//
+//===----------------------------------------------------------------------===//
+#include "clustrix/Analysis/Polynomial.h"
+
+#include <algorithm>
+
+using namespace clustrix;
+
+namespace {
+bool addOverflows(int64_t A, int64_t B, int64_t &R) { return __builtin_add_overflow(A, B, &R); }
+bool mulOverflows(int64_t A, int64_t B, int64_t &R) { return __builtin_mul_overflow(A, B, &R); }
+
+Monomial mulMonomials(const Monomial &A, const Monomial &B) {
+  Monomial R;
+  R.reserve(A.size() + B.size());
+  std::merge(A.begin(), A.end(), B.begin(), B.end(), std::back_inserter(R));
+  return R;
+}
+} // namespace
+
+Polynomial Polynomial::constant(int64_t C) {
+  Polynomial P;
+  P.addTerm({}, C);
+  return P;
+}
+
+Polynomial Polynomial::variable(const PolyVar &V) {
+  Polynomial P;
+  P.addTerm({V}, 1);
+  return P;
+}
+
+Polynomial Polynomial::invalid() {
+  Polynomial P;
+  P.Valid = false;
+  return P;
+}
+
+void Polynomial::addTerm(const Monomial &M, int64_t C) {
+  if (!Valid || C == 0)
+    return;
+  auto It = Terms.find(M);
+  if (It == Terms.end()) {
+    Terms.emplace(M, C);
+    return;
+  }
+  int64_t Sum;
+  if (addOverflows(It->second, C, Sum)) {
+    Valid = false;
+    Terms.clear();
+    return;
+  }
+  if (Sum == 0)
+    Terms.erase(It);
+  else
+    It->second = Sum;
+}
+
+std::optional<int64_t> Polynomial::asConstant() const {
+  if (!Valid)
+    return std::nullopt;
+  if (Terms.empty())
+    return 0;
+  if (Terms.size() == 1 && Terms.begin()->first.empty())
+    return Terms.begin()->second;
+  return std::nullopt;
+}
+
+int64_t Polynomial::constantTerm() const {
+  auto It = Terms.find(Monomial{});
+  return It == Terms.end() ? 0 : It->second;
+}
+
+Polynomial Polynomial::operator+(const Polynomial &O) const {
+  if (!Valid || !O.Valid)
+    return invalid();
+  Polynomial R = *this;
+  for (const auto &[M, C] : O.Terms)
+    R.addTerm(M, C);
+  return R;
+}
+
+Polynomial Polynomial::operator-() const { return scaled(-1); }
+
+Polynomial Polynomial::operator-(const Polynomial &O) const { return *this + (-O); }
+
+Polynomial Polynomial::scaled(int64_t C) const {
+  if (!Valid)
+    return invalid();
+  Polynomial R;
+  for (const auto &[M, K] : Terms) {
+    int64_t P;
+    if (mulOverflows(K, C, P))
+      return invalid();
+    R.addTerm(M, P);
+  }
+  return R;
+}
+
+Polynomial Polynomial::operator*(const Polynomial &O) const {
+  if (!Valid || !O.Valid)
+    return invalid();
+  Polynomial R;
+  for (const auto &[MA, CA] : Terms)
+    for (const auto &[MB, CB] : O.Terms) {
+      int64_t P;
+      if (mulOverflows(CA, CB, P))
+        return invalid();
+      R.addTerm(mulMonomials(MA, MB), P);
+      if (!R.Valid)
+        return invalid();
+    }
+  return R;
+}
+
+bool Polynomial::isAffineInLoopVars() const {
+  if (!Valid)
+    return false;
+  for (const auto &[M, C] : Terms)
+    if (std::count_if(M.begin(), M.end(), [](const PolyVar &V) { return V.IsLoopVar; }) > 1)
+      return false;
+  return true;
+}
+
+std::vector<PolyVar> Polynomial::loopVars() const {
+  std::vector<PolyVar> R;
+  for (const auto &[M, C] : Terms)
+    for (const PolyVar &V : M)
+      if (V.IsLoopVar && std::find(R.begin(), R.end(), V) == R.end())
+        R.push_back(V);
+  std::sort(R.begin(), R.end());
+  return R;
+}
+
+Polynomial Polynomial::coefficientOf(const PolyVar &V) const {
+  if (!Valid)
+    return invalid();
+  Polynomial R;
+  for (const auto &[M, C] : Terms) {
+    auto It = std::find(M.begin(), M.end(), V);
+    if (It == M.end())
+      continue;
+    Monomial Rest = M;
+    Rest.erase(Rest.begin() + (It - M.begin()));
+    R.addTerm(Rest, C);
+  }
+  return R;
+}
+
+Polynomial Polynomial::invariantPart() const {
+  if (!Valid)
+    return invalid();
+  Polynomial R;
+  for (const auto &[M, C] : Terms)
+    if (std::none_of(M.begin(), M.end(), [](const PolyVar &V) { return V.IsLoopVar; }))
+      R.addTerm(M, C);
+  return R;
+}
+
+Polynomial Polynomial::substitute(const PolyVar &V, const Polynomial &P) const {
+  if (!Valid || !P.Valid)
+    return invalid();
+  Polynomial R;
+  for (const auto &[M, C] : Terms) {
+    Polynomial Term = constant(C);
+    for (const PolyVar &X : M)
+      Term = Term * (X == V ? P : variable(X));
+    R = R + Term;
+    if (!R.Valid)
+      return invalid();
+  }
+  return R;
+}
+
+bool Polynomial::mentions(const void *Key) const {
+  for (const auto &[M, C] : Terms)
+    for (const PolyVar &V : M)
+      if (V.Key == Key)
+        return true;
+  return false;
+}
+
+std::string Polynomial::str() const {
+  if (!Valid)
+    return "<invalid>";
+  if (Terms.empty())
+    return "0";
+  std::string S;
+  bool First = true;
+  // Highest-degree terms first, the constant last, as people write them.
+  std::vector<std::pair<Monomial, int64_t>> Ordered(Terms.begin(), Terms.end());
+  std::sort(Ordered.begin(), Ordered.end(),
+                   [](const auto &A, const auto &B) { return A.first.size() != B.first.size() ? A.first.size() > B.first.size() : A.first < B.first; });
+  for (const auto &[M, C] : Ordered) {
+    int64_t Abs = C < 0 ? -C : C;
+    if (First)
+      S += C < 0 ? "-" : "";
+    else
+      S += C < 0 ? " - " : " + ";
+    First = false;
+    bool NeedStar = false;
+    if (Abs != 1 || M.empty()) {
+      S += std::to_string(Abs);
+      NeedStar = true;
+    }
+    for (const PolyVar &V : M) {
+      if (NeedStar)
+        S += "*";
+      S += V.Name;
+      NeedStar = true;
+    }
+  }
+  return S;
+}
+
+bool clustrix::provablyLessEq(const Polynomial &A, const Polynomial &B) {
+  std::optional<int64_t> D = (B - A).asConstant();
+  return D && *D >= 0;
+}

@@ -1,0 +1,179 @@
+//===- ClustrixPlugin.cpp - The Clang plugin front door --------------------===//
+//
+// `clang++-19 -fplugin=clustrix.so` compiles annotated loops through the runtime in the same
+// invocation. An AddBeforeMainAction runs a nested analysis parse of the main file (where the
+// token watcher can be installed), reports its diagnostics into the user's engine, and overrides
+// the main file's contents with the rewritten text before the real compile lexes it.
+//
+//===----------------------------------------------------------------------===//
+#include "clustrix/Driver/Pipeline.h"
+
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/HeaderSearch.h"
+#include "clang/Lex/Preprocessor.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <dlfcn.h>
+#include <map>
+
+using namespace clang;
+using namespace clustrix;
+
+namespace {
+
+/// Set while the nested analysis parse runs: clang instantiates every registered
+/// AddBeforeMainAction plugin for it too, and that instance must do nothing.
+bool InAnalysis = false;
+
+/// Where clustrix/Runtime.h is: next to an installed plugin (<prefix>/include), else the
+/// source tree this plugin was built from.
+std::string runtimeIncludeDir() {
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(&runtimeIncludeDir), &Info) && Info.dli_fname) {
+    llvm::SmallString<256> P(llvm::sys::path::parent_path(Info.dli_fname));
+    llvm::sys::path::append(P, "..", "include");
+    llvm::SmallString<256> H(P);
+    llvm::sys::path::append(H, "clustrix", "Runtime.h");
+    if (llvm::sys::fs::exists(H))
+      return std::string(P);
+  }
+  return CLUSTRIX_RUNTIME_INCLUDE_DIR;
+}
+
+class ClustrixAction : public PluginASTAction {
+public:
+  bool ParseArgs(const CompilerInstance &CI, const std::vector<std::string> &Args) override {
+    if (InAnalysis)
+      return true;
+    for (const std::string &A : Args) {
+      std::string Err = applyOption(A, Opts, ReportFile, EmitRewritten);
+      if (!Err.empty()) {
+        DiagnosticsEngine &D = CI.getDiagnostics();
+        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                   "clustrix plugin argument: %0 (pass options as "
+                                   "-fplugin-arg-clustrix-NAME=VALUE)"))
+            << Err;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  ActionType getActionType() override { return AddBeforeMainAction; }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
+    if (!InAnalysis)
+      run(CI);
+    return std::make_unique<ASTConsumer>();
+  }
+
+private:
+  void run(CompilerInstance &CI);
+
+  PipelineOptions Opts;
+  std::string ReportFile, EmitRewritten;
+};
+
+void ClustrixAction::run(CompilerInstance &CI) {
+  SourceManager &SM = CI.getSourceManager();
+  OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!FE)
+    return;
+  // Read the file apart from the SourceManager, whose buffer must stay unloaded until it is
+  // overridden. Files without an annotation cost this read and nothing else.
+  auto Buf = CI.getFileManager().getBufferForFile(*FE);
+  if (!Buf || !mayContainAnnotations((*Buf)->getBuffer())) {
+    if (!ReportFile.empty())
+      if (llvm::Error E = writeReport(ReportFile, {}))
+        CI.getDiagnostics().Report(CI.getDiagnostics().getCustomDiagID(
+            DiagnosticsEngine::Error, "%0")) << llvm::toString(std::move(E));
+    return;
+  }
+
+  auto Inv = std::make_shared<CompilerInvocation>(CI.getInvocation());
+  FrontendOptions &FO = Inv->getFrontendOpts();
+  FO.Plugins.clear();
+  FO.AddPluginActions.clear();
+  FO.PluginArgs.clear();
+  FO.ProgramAction = frontend::ParseSyntaxOnly;
+  FO.OutputFile.clear();
+  Inv->getDependencyOutputOpts() = DependencyOutputOptions();
+  Inv->getDiagnosticOpts().VerifyDiagnostics = false;
+
+  CompilerInstance Nested(CI.getPCHContainerOperations());
+  Nested.setInvocation(Inv);
+  // The user's own diagnostics come from the real compile; the analysis parse stays silent.
+  Nested.createDiagnostics(new IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
+  Nested.setFileManager(&CI.getFileManager());
+
+  PipelineOutput Out;
+  AnalysisAction Act(Opts, Out);
+  InAnalysis = true;
+  Nested.ExecuteAction(Act);
+  InAnalysis = false;
+  if (Out.SourceHadErrors || !Nested.hasSourceManager())
+    return; // the real compile reports the errors
+
+  // Map analysis locations to copies of the same files in the user's SourceManager: the main
+  // file itself is about to be replaced by the rewritten text.
+  SourceManager &NSM = Nested.getSourceManager();
+  std::map<FileID, FileID> Copies;
+  auto Map = [&](SourceLocation L) -> SourceLocation {
+    if (L.isInvalid())
+      return L;
+    SourceLocation F = NSM.getSpellingLoc(L);
+    FileID FID = NSM.getFileID(F);
+    if (FID.isInvalid())
+      return SourceLocation();
+    auto It = Copies.find(FID);
+    if (It == Copies.end()) {
+      std::string Name = NSM.getFileEntryRefForID(FID)
+                             ? NSM.getFileEntryRefForID(FID)->getName().str()
+                             : NSM.getBufferName(F).str();
+      FileID Copy = SM.createFileID(
+          llvm::MemoryBuffer::getMemBufferCopy(NSM.getBufferData(FID), Name));
+      It = Copies.emplace(FID, Copy).first;
+    }
+    return SM.getComposedLoc(It->second, NSM.getFileOffset(F));
+  };
+  emitDiagnostics(CI.getDiagnostics(), Out.Diags, Map);
+
+  if (!ReportFile.empty())
+    if (llvm::Error E = writeReport(ReportFile, Out.Records))
+      CI.getDiagnostics().Report(
+          CI.getDiagnostics().getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+          << llvm::toString(std::move(E));
+  if (!EmitRewritten.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(EmitRewritten, EC, llvm::sys::fs::OF_Text);
+    if (EC)
+      CI.getDiagnostics().Report(CI.getDiagnostics().getCustomDiagID(
+          DiagnosticsEngine::Error, "cannot write rewritten source '%0': %1"))
+          << EmitRewritten << EC.message();
+    else
+      OS << (Out.Changed ? Out.Rewritten : (*Buf)->getBuffer().str());
+  }
+  if (!Out.Changed)
+    return;
+
+  // The rewritten file includes <clustrix/Runtime.h>: make it findable, as a system header.
+  std::string Inc = runtimeIncludeDir();
+  if (auto Dir = CI.getFileManager().getOptionalDirectoryRef(Inc)) {
+    HeaderSearch &HS = CI.getPreprocessor().getHeaderSearchInfo();
+    HS.AddSearchPath(DirectoryLookup(*Dir, SrcMgr::C_System, /*isFramework=*/false),
+                     /*isAngled=*/true);
+  }
+  SM.overrideFileContents(*FE, llvm::MemoryBuffer::getMemBufferCopy(Out.Rewritten,
+                                                                     FE->getName()));
+}
+
+} // namespace
+
+static FrontendPluginRegistry::Add<ClustrixAction>
+    X("clustrix", "run [[cluster::gpu_parallel]] loops across devices");

@@ -1,0 +1,484 @@
+//===- LoopRewriter.cpp - Rewrite accepted loops ---------------------------===//
+//
+// Text generation for accepted loops. Every generated identifier starts with `__clx_` and lives
+// in the block that replaces the loop, so loops never clash with each other or with user code.
+//
+//===----------------------------------------------------------------------===//
+#include "clustrix/Rewrite/LoopRewriter.h"
+
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace clang;
+using namespace clustrix;
+
+std::string clustrix::cStringLiteral(llvm::StringRef S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    switch (C) {
+    case '\\': Out += "\\\\"; break;
+    case '"': Out += "\\\""; break;
+    case '\n': Out += "\\n\"\n\""; break;
+    case '\t': Out += "\\t"; break;
+    case '\r': Out += "\\r"; break;
+    case '?': Out += "\\?"; break; // no trigraphs
+    default:
+      if (static_cast<unsigned char>(C) < 0x20) {
+        char Buf[8];
+        snprintf(Buf, sizeof Buf, "\\%03o", static_cast<unsigned char>(C));
+        Out += Buf;
+      } else {
+        Out += C;
+      }
+    }
+  }
+  return Out + "\"";
+}
+
+uint64_t clustrix::fnv1a64(llvm::StringRef S) {
+  uint64_t H = 1469598103934665603ull;
+  for (unsigned char C : S) {
+    H ^= C;
+    H *= 1099511628211ull;
+  }
+  return H;
+}
+
+FileRewriter::FileRewriter(const SourceManager &SM, const LangOptions &LO,
+                           std::string PresumedName)
+    : SM(SM), LO(LO), Main(SM.getMainFileID()), PresumedName(std::move(PresumedName)) {
+  Original = SM.getBufferData(Main).str();
+  Clean = Original;
+}
+
+unsigned FileRewriter::offsetOf(SourceLocation L) const {
+  return SM.getFileOffset(SM.getExpansionLoc(L));
+}
+
+std::pair<unsigned, unsigned> FileRewriter::rangeOf(const Stmt *S) const {
+  unsigned B = offsetOf(S->getBeginLoc());
+  SourceLocation E = Lexer::getLocForEndOfToken(SM.getExpansionLoc(S->getEndLoc()), 0, SM, LO);
+  return {B, SM.getFileOffset(E)};
+}
+
+void FileRewriter::blankAttribute(const Annotation &A) {
+  CharSourceRange R = SM.getExpansionRange(SourceRange(A.Begin, A.End));
+  if (!SM.isWrittenInMainFile(R.getBegin()))
+    return;
+  unsigned B = SM.getFileOffset(R.getBegin());
+  SourceLocation EndLoc =
+      R.isTokenRange() ? Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO) : R.getEnd();
+  unsigned E = SM.getFileOffset(EndLoc);
+  if (E <= B || E > Clean.size())
+    return;
+  // Keep newlines so line numbers stay; blank everything else.
+  for (unsigned I = B; I < E; ++I)
+    if (Clean[I] != '\n')
+      Clean[I] = ' ';
+  Changed = true;
+}
+
+std::string FileRewriter::cleanText(unsigned Begin, unsigned End) const {
+  return Clean.substr(Begin, End - Begin);
+}
+
+std::string FileRewriter::lineDirective(unsigned Offset) const {
+  SourceLocation L = SM.getComposedLoc(Main, Offset);
+  unsigned Line = SM.getSpellingLineNumber(L);
+  unsigned Col = SM.getSpellingColumnNumber(L);
+  std::string S = "\n#line " + std::to_string(Line) + " " + cStringLiteral(PresumedName) + "\n";
+  S.append(Col > 0 ? Col - 1 : 0, ' ');
+  return S;
+}
+
+namespace {
+const char *cmpName(LoopCmp C) {
+  switch (C) {
+  case LoopCmp::LT: return "LT";
+  case LoopCmp::LE: return "LE";
+  case LoopCmp::GT: return "GT";
+  case LoopCmp::GE: return "GE";
+  case LoopCmp::NE: return "NE";
+  }
+  return "LT";
+}
+
+const char *reduceOpName(const std::string &Op) {
+  if (Op == "+") return "Add";
+  if (Op == "*") return "Mul";
+  if (Op == "min") return "Min";
+  if (Op == "max") return "Max";
+  if (Op == "&") return "BitAnd";
+  if (Op == "|") return "BitOr";
+  return "BitXor";
+}
+
+const char *scheduleName(ScheduleKind S) {
+  switch (S) {
+  case ScheduleKind::Default: return "Default";
+  case ScheduleKind::Block: return "Block";
+  case ScheduleKind::Cyclic: return "Cyclic";
+  case ScheduleKind::Dynamic: return "Dynamic";
+  }
+  return "Default";
+}
+
+/// C++ text of a polynomial evaluated as an interval, given the names of the loop variables'
+/// intervals.
+std::string ivalExpr(const Polynomial &P, const std::map<const void *, std::string> &VarIval) {
+  std::string S = "::clustrix::rt::ivalOf(0)";
+  for (const auto &[M, C] : P.terms()) {
+    std::string T = "::clustrix::rt::ivalOf(" + std::to_string(C) + "ll)";
+    for (const PolyVar &V : M) {
+      auto It = VarIval.find(V.Key);
+      std::string F = It != VarIval.end()
+                          ? It->second
+                          : "::clustrix::rt::ivalOf(static_cast<std::int64_t>(" + V.Name + "))";
+      T = "::clustrix::rt::ivalMul(" + T + ", " + F + ")";
+    }
+    S = "::clustrix::rt::ivalAdd(" + S + ", " + T + ")";
+  }
+  return S;
+}
+} // namespace
+
+std::string FileRewriter::boxCode(const LoopResult &R) const {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  size_t N = R.Nest.size();
+  std::map<const void *, std::string> VarIval;
+  // Normalized iteration variables of the chunk.
+  if (N == 1) {
+    OS << "      const ::clustrix::rt::Ival __clx_ik0{static_cast<std::int64_t>(__clx_lo), "
+          "static_cast<std::int64_t>(__clx_hi) - 1};\n";
+  } else {
+    OS << "      std::uint64_t __clx_inner = 1;\n";
+    for (size_t L = N; L-- > 1;)
+      OS << "      const ::clustrix::rt::Ival __clx_ik" << L
+         << "{0, static_cast<std::int64_t>(__clx_trip" << L << ".Count) - 1};\n"
+         << "      __clx_inner *= __clx_trip" << L << ".Count;\n";
+    OS << "      const ::clustrix::rt::Ival __clx_ik0{static_cast<std::int64_t>(__clx_lo / "
+          "__clx_inner), static_cast<std::int64_t>((__clx_hi - 1) / __clx_inner)};\n";
+  }
+  VarIval[R.Outer.Key] = "__clx_ik0";
+  for (size_t L = 1; L < N; ++L)
+    VarIval[&R.Nest[L]] = "__clx_ik" + std::to_string(L);
+  // The normalized variables are keyed by their nest entries; find them by name.
+  std::map<std::string, std::string> ByName;
+  for (size_t L = 0; L < N; ++L)
+    ByName["__clx_k" + std::to_string(L)] = "__clx_ik" + std::to_string(L);
+  auto Resolve = [&](const Polynomial &P) {
+    Polynomial Q = P;
+    (void)Q;
+    std::map<const void *, std::string> M = VarIval;
+    for (const auto &[Mono, C] : P.terms())
+      for (const PolyVar &V : Mono)
+        if (V.IsLoopVar && ByName.count(V.Name))
+          M[V.Key] = ByName[V.Name];
+    return ivalExpr(P, M);
+  };
+  // Inner loop variables, outermost first (their ranges may mention enclosing ones).
+  for (size_t I = 0; I < R.InnerRanges.size(); ++I) {
+    const auto &[V, Rg] = R.InnerRanges[I];
+    std::string Name = "__clx_iv_" + std::to_string(I);
+    OS << "      const ::clustrix::rt::Ival " << Name << "{" << Resolve(Rg.Lo) << ".Lo, "
+       << Resolve(Rg.Hi) << ".Hi};\n";
+    VarIval[V.Key] = Name;
+  }
+  for (size_t RI = 0; RI < R.Regions.size(); ++RI) {
+    const Region &Reg = R.Regions[RI];
+    std::string Base = Reg.IsContainer ? "(" + Reg.Name + ").data()" : "(" + Reg.Name + ")";
+    std::string Elem = Reg.Name;
+    size_t Depth = std::max<size_t>(1, Reg.ConstDims.size());
+    std::string ElemExpr = "(" + Reg.Name + ")";
+    for (size_t D = 0; D < Depth; ++D)
+      ElemExpr += "[0]";
+    unsigned Rank = std::min<unsigned>(3, Reg.Rank);
+    OS << "      {\n        ::clustrix::rt::Box &__clx_b = __clx_out[" << RI << "];\n"
+       << "        __clx_b.Base = (void *)" << Base << ";\n"
+       << "        __clx_b.ElemSize = sizeof(" << ElemExpr << ");\n";
+    // Extents.
+    for (unsigned D = 0; D < 3; ++D) {
+      std::string E = "-1";
+      if (D >= Rank)
+        E = "1";
+      else if (!Reg.ConstDims.empty() && Reg.ConstDims.size() == Rank)
+        E = std::to_string(Reg.ConstDims[D]);
+      else if (D == 0 && Rank == 1 && !Reg.ExtentText.empty())
+        E = "static_cast<std::int64_t>(" + Reg.ExtentText + ")";
+      else if (D > 0 && D - 1 < Reg.DimExtents.size())
+        E = "static_cast<std::int64_t>(" + Reg.DimExtents[D - 1].str() + ")";
+      OS << "        __clx_b.Extent[" << D << "] = " << E << ";\n";
+    }
+    bool Whole = !Reg.Affine || Reg.Rank > 3;
+    if (Whole) {
+      // Non-affine reads of a known extent: the whole object.
+      OS << "        __clx_b.Lo[0] = 0; __clx_b.Hi[0] = static_cast<std::int64_t>("
+         << (Reg.ExtentText.empty() ? "0" : Reg.ExtentText) << ");\n"
+         << "        __clx_b.Lo[1] = __clx_b.Lo[2] = 0; __clx_b.Hi[1] = __clx_b.Hi[2] = 1;\n"
+         << "        __clx_b.Extent[1] = __clx_b.Extent[2] = 1;\n      }\n";
+      continue;
+    }
+    OS << "        ::clustrix::rt::Ival __clx_h[3] = {{0, -1}, {0, -1}, {0, -1}};\n"
+       << "        bool __clx_any = false;\n";
+    for (const std::vector<Polynomial> &Subs : Reg.Subscripts) {
+      // Skip accesses under an inner loop whose range is empty.
+      std::string Guard = "true";
+      for (const Polynomial &P : Subs)
+        for (const PolyVar &V : P.loopVars())
+          if (auto It = VarIval.find(V.Key);
+              It != VarIval.end() && It->second.rfind("__clx_iv_", 0) == 0)
+            Guard += " && " + It->second + ".Lo <= " + It->second + ".Hi";
+      OS << "        if (" << Guard << ") {\n";
+      for (unsigned D = 0; D < Rank && D < Subs.size(); ++D)
+        OS << "          const ::clustrix::rt::Ival __clx_d" << D << " = " << Resolve(Subs[D])
+           << ";\n          __clx_h[" << D << "] = __clx_any ? ::clustrix::rt::ivalHull(__clx_h["
+           << D << "], __clx_d" << D << ") : __clx_d" << D << ";\n";
+      OS << "          __clx_any = true;\n        }\n";
+    }
+    OS << "        for (int __clx_d = 0; __clx_d < 3; ++__clx_d) {\n"
+       << "          __clx_b.Lo[__clx_d] = __clx_any && __clx_d < " << Rank
+       << " ? __clx_h[__clx_d].Lo : 0;\n"
+       << "          __clx_b.Hi[__clx_d] = __clx_any && __clx_d < " << Rank
+       << " ? __clx_h[__clx_d].Hi + 1 : (__clx_d < " << Rank << " ? 0 : 1);\n"
+       << "        }\n      }\n";
+  }
+  return S;
+}
+
+void FileRewriter::rewriteLoop(const Annotation &A, const Stmt *Loop, const LoopResult &R,
+                               const LoopClauses &C, const std::string &KernelName,
+                               const std::string &KernelSource) {
+  auto [LoopBegin, LoopEnd] = rangeOf(Loop);
+  // An explicit attribute is replaced with its loop; in automatic mode the attribute is on the
+  // function and only the loop is replaced.
+  unsigned Begin = LoopBegin;
+  if (A.NextLoc.isValid() &&
+      SM.getFileOffset(SM.getExpansionLoc(A.NextLoc)) == LoopBegin) {
+    CharSourceRange AR = SM.getExpansionRange(SourceRange(A.Begin, A.End));
+    Begin = SM.getFileOffset(AR.getBegin());
+  }
+  std::string Text = generate(A, Loop, R, C, KernelName, KernelSource, LoopBegin, LoopEnd);
+  Edits.push_back({Begin, LoopEnd - Begin, std::move(Text)});
+  Changed = true;
+  NeedsRuntime = true;
+}
+
+std::string FileRewriter::generate(const Annotation &A, const Stmt *Loop, const LoopResult &R,
+                                   const LoopClauses &C, const std::string &KernelName,
+                                   const std::string &KernelSource, unsigned LoopBegin,
+                                   unsigned LoopEnd) {
+  (void)A;
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  SourceLocation ForLoc = SM.getComposedLoc(Main, LoopBegin);
+  unsigned Line = SM.getSpellingLineNumber(ForLoc), Col = SM.getSpellingColumnNumber(ForLoc);
+  size_t N = R.Nest.size();
+  const CanonicalLoop &L0 = R.Nest[0];
+
+  OS << "{ /* clustrix: loop at line " << Line << " runs through libclustrix_rt */\n";
+  // What the compiler proved.
+  if (!R.Regions.empty()) {
+    OS << "  static const ::clustrix::rt::RegionInfo __clx_regions[] = {";
+    for (size_t I = 0; I < R.Regions.size(); ++I) {
+      const Region &Reg = R.Regions[I];
+      unsigned Acc = ((Reg.Access & RegionRead) ? 1 : 0) | ((Reg.Access & RegionWrite) ? 2 : 0);
+      OS << (I ? ", " : "") << "{" << cStringLiteral(Reg.Name) << ", " << Acc << ", "
+         << std::min<unsigned>(3, Reg.Rank) << ", " << (Reg.FullWrite ? 1 : 0) << ", "
+         << (Reg.MayAlias ? 1 : 0) << "}";
+    }
+    OS << "};\n";
+  }
+  bool Disabled = C.Enable && !*C.Enable;
+  char Work[32];
+  snprintf(Work, sizeof Work, "%.1f", R.WorkPerIter);
+  OS << "  static const ::clustrix::rt::LoopInfo __clx_info = {CLUSTRIX_RT_ABI_VERSION, "
+     << cStringLiteral(PresumedName) << ", " << Line << ", " << Col
+     << ", ::clustrix::rt::Schedule::" << scheduleName(C.Schedule) << ", " << C.ChunkSize << ", "
+     << (C.MaxDevices ? *C.MaxDevices : 0) << ", " << (C.MinIters ? *C.MinIters : 0) << ", "
+     << R.Level << ", " << R.Score << ", " << Work << ", " << (Disabled ? 1 : 0) << ", "
+     << (R.Regions.empty() ? "nullptr" : "__clx_regions") << ", " << R.Regions.size() << ", ";
+  if (KernelSource.empty())
+    OS << "nullptr, nullptr, 0, nullptr, 0};\n";
+  else
+    OS << cStringLiteral(KernelName) << ", __clx_kernel_src, " << fnv1a64(KernelSource)
+       << "ull, nullptr, 0};\n";
+
+  // The iteration space, evaluated once as the serial loop evaluates it.
+  if (L0.RangeFor) {
+    OS << "  auto &&__clx_range = (" << L0.RangeText << ");\n"
+       << "  const ::clustrix::rt::Trip __clx_trip0{static_cast<std::uint64_t>(std::size("
+          "__clx_range)), true};\n";
+  } else {
+    for (size_t L = 0; L < N; ++L) {
+      const CanonicalLoop &CL = R.Nest[L];
+      std::string I = std::to_string(L);
+      OS << "  using __clx_iv" << I << " = " << CL.VarType << ";\n"
+         << "  using __clx_ct" << I << " = " << CL.CmpType << ";\n"
+         << "  const __clx_iv" << I << " __clx_init" << I << " = static_cast<__clx_iv" << I
+         << ">(" << CL.InitText << ");\n"
+         << "  const __clx_ct" << I << " __clx_bound" << I << " = static_cast<__clx_ct" << I
+         << ">(" << CL.BoundText << ");\n"
+         << "  const auto __clx_stepv" << I << " = (" << CL.StepText << ");\n"
+         << "  const bool __clx_up" << I << " = " << (CL.StepNegated ? "!" : "")
+         << "::clustrix::rt::stepUp(__clx_stepv" << I << ");\n"
+         << "  const auto __clx_mag" << I << " = ::clustrix::rt::stepMagnitude<__clx_iv" << I
+         << ">(__clx_stepv" << I << ");\n"
+         << "  const ::clustrix::rt::Trip __clx_trip" << I
+         << " = ::clustrix::rt::tripCountMixed<__clx_iv" << I << ", __clx_ct" << I
+         << ">(__clx_init" << I << ", __clx_bound" << I << ", ::clustrix::rt::Cmp::"
+         << cmpName(CL.Cmp) << ", __clx_mag" << I << ", __clx_up" << I << ");\n";
+    }
+  }
+  OS << "  const ::clustrix::rt::Trip __clx_trip = ";
+  for (size_t L = 1; L < N; ++L)
+    OS << "::clustrix::rt::tripProduct(";
+  OS << "__clx_trip0";
+  for (size_t L = 1; L < N; ++L)
+    OS << ", __clx_trip" << L << ")";
+  OS << ";\n  bool __clx_ran = false;\n  if (__clx_trip.Ok) {\n";
+
+  for (size_t I = 0; I < R.Reductions.size(); ++I)
+    OS << "    using __clx_r" << I << "_t = std::remove_reference_t<decltype("
+       << R.Reductions[I].Name << ")>;\n";
+  for (size_t I = 0; I < R.Appends.size(); ++I)
+    OS << "    using __clx_a" << I << "_t = std::remove_reference_t<decltype("
+       << R.Appends[I].Name << ")>;\n";
+
+  // The host chunk function.
+  OS << "    auto __clx_chunk = [&](std::uint64_t __clx_lo, std::uint64_t __clx_hi, "
+        "::clustrix::rt::ChunkContext &__clx_ctx) {\n      (void)__clx_ctx;\n";
+  for (size_t I = 0; I < R.Reductions.size(); ++I)
+    OS << "      __clx_r" << I << "_t &" << R.Reductions[I].Name
+       << " = ::clustrix::rt::partial<__clx_r" << I << "_t>(__clx_ctx, " << I << ");\n";
+  for (size_t I = 0; I < R.Appends.size(); ++I)
+    OS << "      __clx_a" << I << "_t &" << R.Appends[I].Name
+       << " = ::clustrix::rt::appendBuffer<__clx_a" << I << "_t>(__clx_ctx, " << I << ");\n";
+
+  const Stmt *Body = nullptr;
+  if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop))
+    Body = RF->getBody();
+  else {
+    const Stmt *S = Loop;
+    for (size_t L = 0; L < N; ++L) {
+      Body = cast<ForStmt>(S)->getBody();
+      while (L + 1 < N && isa<CompoundStmt>(Body))
+        Body = cast<CompoundStmt>(Body)->body_front();
+      S = Body;
+    }
+  }
+  auto [BodyBegin, BodyEnd] = rangeOf(Body);
+  std::string BodyText = lineDirective(BodyBegin) + cleanText(BodyBegin, BodyEnd);
+
+  if (N == 1) {
+    OS << "      for (std::uint64_t __clx_k0 = __clx_lo; __clx_k0 < __clx_hi; ++__clx_k0) {\n";
+    if (L0.RangeFor)
+      OS << "        " << L0.ElemDeclText << " = __clx_range[__clx_k0];\n";
+    else
+      OS << "        __clx_iv0 " << L0.VarName << " = ::clustrix::rt::inductionValue<__clx_iv0>("
+            "__clx_init0, __clx_mag0, __clx_up0, __clx_k0);\n";
+  } else {
+    OS << "      const std::uint64_t __clx_ext[" << N << "] = {";
+    for (size_t L = 0; L < N; ++L)
+      OS << (L ? ", " : "") << "__clx_trip" << L << ".Count";
+    OS << "};\n      std::uint64_t __clx_idx[" << N << "];\n"
+       << "      std::uint64_t __clx_rest = __clx_lo;\n"
+       << "      for (unsigned __clx_d = " << N << "; __clx_d-- > 0;) {\n"
+       << "        __clx_idx[__clx_d] = __clx_rest % __clx_ext[__clx_d];\n"
+       << "        __clx_rest /= __clx_ext[__clx_d];\n      }\n"
+       << "      for (std::uint64_t __clx_k = __clx_lo; __clx_k < __clx_hi; ++__clx_k, "
+          "::clustrix::rt::advanceIndex(__clx_idx, __clx_ext, "
+       << N << ")) {\n";
+    for (size_t L = 0; L < N; ++L)
+      OS << "        __clx_iv" << L << " " << R.Nest[L].VarName
+         << " = ::clustrix::rt::inductionValue<__clx_iv" << L << ">(__clx_init" << L
+         << ", __clx_mag" << L << ", __clx_up" << L << ", __clx_idx[" << L << "]);\n";
+  }
+  OS << BodyText << "\n      }\n    };\n";
+
+  // Reductions, appends, boxes.
+  if (!R.Reductions.empty()) {
+    OS << "    ::clustrix::rt::ReductionSlot __clx_reds[] = {";
+    for (size_t I = 0; I < R.Reductions.size(); ++I)
+      OS << (I ? ", " : "") << "::clustrix::rt::reductionSlot(" << R.Reductions[I].Name
+         << ", ::clustrix::rt::ReduceOp::" << reduceOpName(R.Reductions[I].Op) << ")";
+    OS << "};\n";
+  }
+  if (!R.Appends.empty()) {
+    OS << "    ::clustrix::rt::AppendSlot __clx_apps[] = {";
+    for (size_t I = 0; I < R.Appends.size(); ++I)
+      OS << (I ? ", " : "") << "::clustrix::rt::appendSlot(" << R.Appends[I].Name << ")";
+    OS << "};\n";
+  }
+  if (!R.Regions.empty())
+    OS << "    auto __clx_boxes = [&](std::uint64_t __clx_lo, std::uint64_t __clx_hi, "
+          "::clustrix::rt::Box *__clx_out) {\n"
+       << boxCode(R) << "    };\n";
+  OS << "    ::clustrix::rt::LoopArgs __clx_args{};\n"
+     << "    __clx_args.TripCount = __clx_trip.Count;\n"
+     << "    __clx_args.Host = &::clustrix::rt::chunkThunk<decltype(__clx_chunk)>;\n"
+     << "    __clx_args.HostEnv = &__clx_chunk;\n";
+  if (!R.Regions.empty())
+    OS << "    __clx_args.Boxes = &::clustrix::rt::boxThunk<decltype(__clx_boxes)>;\n"
+       << "    __clx_args.BoxEnv = &__clx_boxes;\n";
+  if (!R.Reductions.empty())
+    OS << "    __clx_args.Reductions = __clx_reds;\n    __clx_args.NumReductions = "
+       << R.Reductions.size() << ";\n";
+  if (!R.Appends.empty())
+    OS << "    __clx_args.Appends = __clx_apps;\n    __clx_args.NumAppends = " << R.Appends.size()
+       << ";\n";
+  OS << "    __clx_ran = ::clustrix::rt::runLoop(__clx_info, __clx_args) == "
+        "::clustrix::rt::RunStatus::Done;\n  }\n";
+
+  // The serial path: the loop exactly as written.
+  OS << "  if (!__clx_ran) {" << lineDirective(LoopBegin) << cleanText(LoopBegin, LoopEnd)
+     << "\n  }";
+  // An induction variable declared before the loop ends with the value the serial loop leaves.
+  bool AnyOutside = false;
+  for (const CanonicalLoop &CL : R.Nest)
+    AnyOutside |= !CL.DeclaredInLoop && !CL.RangeFor;
+  if (AnyOutside) {
+    OS << " else {\n";
+    for (size_t L = 0; L < N; ++L) {
+      const CanonicalLoop &CL = R.Nest[L];
+      if (CL.DeclaredInLoop || CL.RangeFor)
+        continue;
+      std::string I = std::to_string(L);
+      std::string Assign = CL.VarName + " = ::clustrix::rt::inductionValue<__clx_iv" + I +
+                           ">(__clx_init" + I + ", __clx_mag" + I + ", __clx_up" + I +
+                           ", __clx_trip" + I + ".Count);\n";
+      if (L == 0)
+        OS << "    " << Assign;
+      else
+        OS << "    if (__clx_trip.Count > 0) " << Assign;
+    }
+    OS << "  }";
+  }
+  OS << "\n}" << lineDirective(LoopEnd);
+  return S;
+}
+
+std::string FileRewriter::result() const {
+  std::vector<Edit> Sorted = Edits;
+  std::sort(Sorted.begin(), Sorted.end(),
+            [](const Edit &A, const Edit &B) { return A.Offset < B.Offset; });
+  std::string Out;
+  if (NeedsRuntime)
+    Out += "#include <clustrix/Runtime.h>\n#line 1 " + cStringLiteral(PresumedName) + "\n";
+  unsigned Pos = 0;
+  for (const Edit &E : Sorted) {
+    if (E.Offset < Pos)
+      continue; // nested in an earlier replacement
+    Out += Clean.substr(Pos, E.Offset - Pos);
+    Out += E.Text;
+    Pos = E.Offset + E.Length;
+  }
+  Out += Clean.substr(Pos);
+  return Out;
+}

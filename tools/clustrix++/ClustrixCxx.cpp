@@ -1,0 +1,130 @@
+//===- ClustrixCxx.cpp - clustrix++, the compiler wrapper ------------------===//
+//
+// `clustrix++ -O2 app.cpp -o app` runs clang++-19 with the Clustrix plugin, the runtime's
+// include path and, when linking, the runtime library. Paths are found relative to this
+// program, so the build tree (build/bin, build/lib) and an installed prefix (bin, lib, include)
+// both work.
+//
+//===----------------------------------------------------------------------===//
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+bool exists(const std::string &P) {
+  struct stat St;
+  return stat(P.c_str(), &St) == 0;
+}
+
+std::string selfDir() {
+  std::vector<char> Buf(4096);
+  ssize_t N = readlink("/proc/self/exe", Buf.data(), Buf.size() - 1);
+  if (N <= 0)
+    return ".";
+  std::string P(Buf.data(), size_t(N));
+  return P.substr(0, P.find_last_of('/'));
+}
+
+void usage() {
+  std::cout << "usage: clustrix++ [clustrix options] [compiler arguments...]\n\n"
+               "Compiles and links C++ with loops annotated [[cluster::gpu_parallel]] running\n"
+               "through the Clustrix runtime: clang++-19 with the Clustrix plugin, the runtime's\n"
+               "headers and, when linking, libclustrix_rt.\n\n"
+               "Clustrix options:\n"
+               "  --clustrix-report=FILE     write the JSON report of every loop decision\n"
+               "  --clustrix-remarks=on|off  remarks for accepted loops (default on)\n"
+               "  --clustrix-refusals=warning|error|remark|ignore\n"
+               "                             how refused loops are reported (default warning)\n"
+               "  --clustrix-max-level=N     refuse loops above complexity level N (1-5)\n"
+               "  --clustrix-emit-rewritten=FILE  keep the rewritten source\n"
+               "  --show                     print the compiler command instead of running it\n"
+               "  --help, --version\n\n"
+               "Environment: CLUSTRIX_CXX overrides the compiler (default "
+            << CLUSTRIX_DEFAULT_CXX << ").\n";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string Dir = selfDir();
+  std::string Prefix = Dir + "/..";
+  std::string Plugin = Prefix + "/lib/clustrix.so";
+  std::string LibDir = Prefix + "/lib";
+  std::string Include = Prefix + "/include";
+  if (!exists(Include + "/clustrix/Runtime.h"))
+    Include = CLUSTRIX_SOURCE_RUNTIME_INCLUDE;
+  const char *Env = getenv("CLUSTRIX_CXX");
+  std::string Cxx = Env && *Env ? Env : CLUSTRIX_DEFAULT_CXX;
+
+  std::vector<std::string> User, PluginArgs;
+  bool Show = false, Link = true, HasStd = false, AnyInput = false;
+  for (int I = 1; I < argc; ++I) {
+    std::string A = argv[I];
+    if (A == "--help" || A == "-help") {
+      usage();
+      return 0;
+    }
+    if (A == "--version") {
+      std::cout << "clustrix++ (Clustrix " << CLUSTRIX_VERSION << ") using " << Cxx << "\n";
+      return 0;
+    }
+    if (A == "--show" || A == "-show") {
+      Show = true;
+      continue;
+    }
+    if (A.rfind("--clustrix-", 0) == 0) {
+      std::string Opt = A.substr(11);
+      if (Opt.find('=') == std::string::npos) {
+        std::cerr << "clustrix++: option '" << A << "' needs a value (" << A << "=VALUE)\n";
+        return 2;
+      }
+      PluginArgs.push_back("-fplugin-arg-clustrix-" + Opt);
+      continue;
+    }
+    if (A == "-c" || A == "-S" || A == "-E" || A == "-fsyntax-only" || A == "-M" || A == "-MM")
+      Link = false;
+    if (A.rfind("-std=", 0) == 0)
+      HasStd = true;
+    if (!A.empty() && A[0] != '-')
+      AnyInput = true;
+    User.push_back(A);
+  }
+  if (!exists(Plugin)) {
+    std::cerr << "clustrix++: the plugin is not at '" << Plugin << "'\n";
+    return 2;
+  }
+  std::vector<std::string> Cmd = {Cxx};
+  if (!HasStd)
+    Cmd.push_back("-std=c++17");
+  Cmd.push_back("-fplugin=" + Plugin);
+  Cmd.insert(Cmd.end(), PluginArgs.begin(), PluginArgs.end());
+  Cmd.push_back("-isystem");
+  Cmd.push_back(Include);
+  Cmd.insert(Cmd.end(), User.begin(), User.end());
+  if (Link && AnyInput) {
+    Cmd.push_back("-L" + LibDir);
+    Cmd.push_back("-Wl,-rpath," + LibDir);
+    Cmd.push_back("-lclustrix_rt");
+    Cmd.push_back("-pthread");
+    Cmd.push_back("-ldl");
+  }
+  if (Show) {
+    for (size_t I = 0; I < Cmd.size(); ++I)
+      std::cout << (I ? " " : "") << Cmd[I];
+    std::cout << "\n";
+    return 0;
+  }
+  std::vector<char *> Args;
+  for (std::string &S : Cmd)
+    Args.push_back(S.data());
+  Args.push_back(nullptr);
+  execvp(Args[0], Args.data());
+  std::cerr << "clustrix++: cannot run '" << Cxx << "': " << strerror(errno) << "\n";
+  return 127;
+}

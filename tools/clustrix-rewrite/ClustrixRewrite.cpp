@@ -1,0 +1,143 @@
+//===- ClustrixRewrite.cpp - The source-to-source front door ---------------===//
+//
+// clustrix-rewrite app.cpp -o app.clustrix.cpp -- <compile flags>
+// clustrix-rewrite -p build/ a.cpp b.cpp        (flags from compile_commands.json)
+//
+// Writes the rewritten sources, which compile with g++, clang++ and nvcc against the runtime.
+//
+//===----------------------------------------------------------------------===//
+#include "clustrix/Driver/Pipeline.h"
+#include "clustrix/Support/Version.h"
+
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace clang::tooling;
+using namespace clustrix;
+
+static llvm::cl::OptionCategory Category("clustrix-rewrite options");
+static llvm::cl::opt<std::string> OutputFile(
+    "o", llvm::cl::desc("Output file (one input only); default: <input>.clustrix.cpp"),
+    llvm::cl::value_desc("file"), llvm::cl::cat(Category));
+static llvm::cl::opt<std::string> ReportFile(
+    "report", llvm::cl::desc("Write the JSON report of every loop decision to <file>"),
+    llvm::cl::value_desc("file"), llvm::cl::cat(Category));
+static llvm::cl::opt<std::string>
+    Remarks("remarks", llvm::cl::desc("Remarks for accepted loops: on (default) or off"),
+            llvm::cl::init("on"), llvm::cl::cat(Category));
+static llvm::cl::opt<std::string> Refusals(
+    "refusals",
+    llvm::cl::desc("How refused loops are reported: warning (default), error, remark, ignore"),
+    llvm::cl::init("warning"), llvm::cl::cat(Category));
+static llvm::cl::opt<unsigned>
+    MaxLevel("max-level", llvm::cl::desc("Refuse loops above this complexity level (1-5)"),
+             llvm::cl::init(5), llvm::cl::cat(Category));
+static llvm::cl::opt<bool> Stdout("stdout", llvm::cl::desc("Write the result to standard output"),
+                                  llvm::cl::cat(Category));
+
+namespace {
+struct Result {
+  std::vector<LoopRecord> Records;
+  bool Failed = false;
+};
+
+/// Runs the analysis action on each file and writes its output.
+class RewriteFactory : public FrontendActionFactory {
+public:
+  RewriteFactory(PipelineOptions Opts, Result &Res, size_t NumFiles)
+      : Opts(Opts), Res(Res), NumFiles(NumFiles) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<AnalysisAction>(
+        Opts, Out, [this](CompilerInstance &CI, PipelineOutput &O) { finish(CI, O); });
+  }
+
+private:
+  void finish(CompilerInstance &CI, PipelineOutput &O) {
+    // Diagnostics go straight into this parse's engine: the locations are its own.
+    emitDiagnostics(CI.getDiagnostics(), O.Diags, [](SourceLocation L) { return L; });
+    Res.Records.insert(Res.Records.end(), O.Records.begin(), O.Records.end());
+    SourceManager &SM = CI.getSourceManager();
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID());
+    std::string In = FE ? FE->getName().str() : "input";
+    if (O.SourceHadErrors || O.Errors) {
+      llvm::errs() << "clustrix-rewrite: " << In << ": not rewritten because of the errors above\n";
+      Res.Failed = true;
+      O = PipelineOutput();
+      return;
+    }
+    std::string Text = O.Changed ? O.Rewritten : SM.getBufferData(SM.getMainFileID()).str();
+    O = PipelineOutput();
+    if (Stdout) {
+      llvm::outs() << Text;
+      return;
+    }
+    std::string Path = OutputFile.empty() || NumFiles > 1 ? outputName(In) : OutputFile.getValue();
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
+    if (EC) {
+      llvm::errs() << "clustrix-rewrite: cannot write '" << Path << "': " << EC.message() << "\n";
+      Res.Failed = true;
+      return;
+    }
+    OS << Text;
+  }
+  static std::string outputName(llvm::StringRef In) {
+    llvm::SmallString<256> P(In);
+    llvm::StringRef Ext = llvm::sys::path::extension(In);
+    llvm::sys::path::replace_extension(P, ".clustrix" + Ext.str());
+    return std::string(P);
+  }
+
+  PipelineOptions Opts;
+  PipelineOutput Out;
+  Result &Res;
+  size_t NumFiles;
+};
+} // namespace
+
+int main(int argc, const char **argv) {
+  llvm::cl::SetVersionPrinter(
+      [](llvm::raw_ostream &OS) { OS << "clustrix-rewrite: " << versionString() << "\n"; });
+  auto Parser = CommonOptionsParser::create(
+      argc, argv, Category, llvm::cl::OneOrMore,
+      "Rewrites loops annotated [[cluster::gpu_parallel]] into calls to the Clustrix runtime.\n"
+      "The output compiles with g++, clang++ or nvcc: add -I<prefix>/include and link\n"
+      "-lclustrix_rt.\n");
+  if (!Parser) {
+    llvm::errs() << "clustrix-rewrite: " << llvm::toString(Parser.takeError()) << "\n";
+    return 2;
+  }
+  PipelineOptions Opts;
+  std::string Rep, Emit;
+  for (const std::string &A :
+       {"remarks=" + Remarks, "refusals=" + Refusals, "max-level=" + std::to_string(MaxLevel)}) {
+    std::string Err = applyOption(A, Opts, Rep, Emit);
+    if (!Err.empty()) {
+      llvm::errs() << "clustrix-rewrite: " << Err << "\n";
+      return 2;
+    }
+  }
+  const auto &Files = Parser->getSourcePathList();
+  if (!OutputFile.empty() && Files.size() > 1) {
+    llvm::errs() << "clustrix-rewrite: -o takes one input file; with several, each is written "
+                    "to <input>.clustrix.cpp\n";
+    return 2;
+  }
+  ClangTool Tool(Parser->getCompilations(), Files);
+  Result Res;
+  RewriteFactory Factory(Opts, Res, Files.size());
+  int RC = Tool.run(&Factory);
+  if (!ReportFile.empty())
+    if (llvm::Error E = writeReport(ReportFile, Res.Records)) {
+      llvm::errs() << "clustrix-rewrite: " << llvm::toString(std::move(E)) << "\n";
+      return 1;
+    }
+  return RC != 0 || Res.Failed ? 1 : 0;
+}
