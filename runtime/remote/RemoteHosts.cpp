@@ -107,6 +107,10 @@ void HostsParser::parseKey(HostConfig &Host, const std::string &Key, const YAML:
                            const YAML::Node &Value) {
   if (Key == "hostname") {
     Host.Hostname = nonEmptyWord(Value, Key);
+    // libssh would read "user@host" as a user name; say where that belongs instead.
+    if (Host.Hostname.find_first_of("@/") != std::string::npos)
+      fail(Value, "'hostname' must be a host name or address only, not '" + Host.Hostname +
+                      "' (put the user name under 'user')");
   } else if (Key == "port") {
     std::string S = scalar(Value, Key);
     char *End = nullptr;

@@ -99,7 +99,7 @@ std::vector<RemoteGpu> parseGpuCsv(const std::string &Text, const std::string &H
       Fields.push_back("");
     if (Fields.size() != 6)
       throw Garbled("has " + std::to_string(Fields.size()) +
-                    " fields, expected 6 (index, name, memory.total, memory.used, compute_cap, "
+                    (Fields.size() == 1 ? " field" : " fields") + ", expected 6 (index, name, memory.total, memory.used, compute_cap, "
                     "uuid)");
     RemoteGpu G;
     int64_t Index = parseCount(Fields[0]);

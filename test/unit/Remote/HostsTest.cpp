@@ -1,0 +1,147 @@
+//===- HostsTest.cpp - The hosts: section of clustrix.yml -----------------===//
+//
+// Both accepted shapes, the defaults, and an error at file:line:column for every bad value.
+//
+//===----------------------------------------------------------------------===//
+#include "clustrix/Config.h"
+#include "clustrix/RemoteHosts.h"
+
+#include <gtest/gtest.h>
+
+using namespace clustrix;
+using namespace clustrix::remote;
+
+namespace {
+
+/// Expects \p Yaml to fail at \p Line:\p Column with a message containing \p Fragment.
+void expectError(const std::string &Yaml, int Line, int Column, const std::string &Fragment) {
+  try {
+    parseHosts(Yaml, "clustrix.yml");
+    FAIL() << "accepted:\n" << Yaml;
+  } catch (const ConfigError &E) {
+    EXPECT_EQ(E.file(), "clustrix.yml");
+    EXPECT_EQ(E.line(), Line) << E.what();
+    EXPECT_EQ(E.column(), Column) << E.what();
+    EXPECT_NE(std::string(E.what()).find(Fragment), std::string::npos) << E.what();
+  }
+}
+
+} // namespace
+
+TEST(Hosts, ListFormWithEverySetting) {
+  std::vector<HostConfig> H = parseHosts(R"(
+schedule: dynamic
+hosts:
+  - name: tensor01
+    hostname: tensor01.example.org
+    port: 2222
+    user: alice
+    identity_file: ~/.ssh/id_ed25519
+    known_hosts: ~/.ssh/known_hosts_clusters
+    host_key_policy: accept-new
+    connect_timeout: 2.5
+    command_timeout: 30
+    run_timeout: 3600
+    cache_ttl: 0
+    env:
+      CUDA_VISIBLE_DEVICES: "0,1"
+      OMP_NUM_THREADS: 8
+    setup:
+      - module load cuda/12.4
+      - source ~/venv/bin/activate
+    workdir: /scratch/alice/clustrix
+    probe: /opt/bin/gpu-list --csv
+  - name: cpu-box
+    agent: true
+)",
+                                         "clustrix.yml");
+  ASSERT_EQ(H.size(), 2u);
+  const HostConfig &T = H[0];
+  EXPECT_EQ(T.Name, "tensor01");
+  EXPECT_EQ(T.Hostname, "tensor01.example.org");
+  EXPECT_EQ(T.Port, 2222);
+  EXPECT_EQ(T.User, "alice");
+  EXPECT_EQ(T.IdentityFile, "~/.ssh/id_ed25519");
+  EXPECT_EQ(T.KnownHostsFile, "~/.ssh/known_hosts_clusters");
+  EXPECT_EQ(T.KeyPolicy, HostKeyPolicy::AcceptNew);
+  EXPECT_DOUBLE_EQ(T.ConnectTimeout, 2.5);
+  EXPECT_DOUBLE_EQ(T.CommandTimeout, 30);
+  EXPECT_DOUBLE_EQ(T.RunTimeout, 3600);
+  EXPECT_DOUBLE_EQ(T.CacheTtl, 0);
+  ASSERT_EQ(T.Env.size(), 2u);
+  EXPECT_EQ(T.Env[1], (std::pair<std::string, std::string>("OMP_NUM_THREADS", "8")));
+  ASSERT_NE(T.configuredVisibleDevices(), nullptr);
+  EXPECT_EQ(*T.configuredVisibleDevices(), "0,1");
+  EXPECT_EQ(T.Setup.size(), 2u);
+  EXPECT_EQ(T.WorkDir, "/scratch/alice/clustrix");
+  EXPECT_EQ(T.Probe, "/opt/bin/gpu-list --csv");
+  EXPECT_EQ(T.Line, 4);
+
+  const HostConfig &C = H[1];
+  EXPECT_EQ(C.Hostname, "cpu-box"); // Defaults to the name.
+  EXPECT_EQ(C.Port, 22);
+  EXPECT_TRUE(C.UseAgent);
+  EXPECT_EQ(C.KeyPolicy, HostKeyPolicy::Strict);
+  EXPECT_DOUBLE_EQ(C.ConnectTimeout, 10);
+  EXPECT_EQ(C.Probe, DefaultProbeCommand);
+  EXPECT_EQ(C.configuredVisibleDevices(), nullptr);
+}
+
+TEST(Hosts, MapFormKeepsOrder) {
+  std::vector<HostConfig> H = parseHosts("hosts:\n  b: {hostname: 10.0.0.2}\n  a: {setup: "
+                                         "\"module load cuda\"}\n",
+                                         "f");
+  ASSERT_EQ(H.size(), 2u);
+  EXPECT_EQ(H[0].Name, "b");
+  EXPECT_EQ(H[0].Hostname, "10.0.0.2");
+  EXPECT_EQ(H[1].Name, "a");
+  EXPECT_EQ(H[1].Setup, std::vector<std::string>{"module load cuda"});
+}
+
+TEST(Hosts, NoSectionMeansNoHosts) {
+  EXPECT_TRUE(parseHosts("", "f").empty());
+  EXPECT_TRUE(parseHosts("log: info\n", "f").empty());
+  EXPECT_TRUE(parseHosts("hosts:\n", "f").empty());
+}
+
+TEST(Hosts, EveryBadValueNamesItsPlace) {
+  expectError("hosts:\n  - name: a\n    port: 0\n", 3, 11, "'port' must be a whole number");
+  expectError("hosts:\n  - name: a\n    port: 22x\n", 3, 11, "not '22x'");
+  expectError("hosts:\n  - name: a\n    prot: 22\n", 3, 5, "unknown key 'prot'");
+  expectError("hosts:\n  - name: a\n    connect_timeout: -1\n", 3, 22, "more than zero");
+  expectError("hosts:\n  - name: a\n    command_timeout: 0\n", 3, 22, "more than zero");
+  expectError("hosts:\n  - name: a\n    run_timeout: soon\n", 3, 18, "number of seconds");
+  expectError("hosts:\n  - name: a\n    host_key_policy: yolo\n", 3, 22,
+              "'strict' or 'accept-new'");
+  expectError("hosts:\n  - name: a\n    env:\n      1BAD: x\n", 4, 7, "not a valid environment");
+  expectError("hosts:\n  - name: a\n    env: [A, B]\n", 3, 10, "'env' must be a map");
+  expectError("hosts:\n  - name: a\n    env:\n      A: [1]\n", 4, 10, "single value");
+  expectError("hosts:\n  - name: a\n    setup: ['']\n", 3, 13, "must not be empty");
+  expectError("hosts:\n  - name: a\n    hostname: bob@box\n", 3, 15, "put the user name");
+  expectError("hosts:\n  - name: a\n    hostname: a b\n", 3, 15, "spaces");
+  expectError("hosts:\n  - name: a\n    user: -oProxyCommand=x\n", 3, 11, "start with '-'");
+  expectError("hosts:\n  - name: a\n    agent: maybe\n", 3, 12, "true or false");
+  expectError("hosts:\n  - name: a\n    identity_file: k\n    agent: true\n", 4, 5,
+              "exclude each other");
+  expectError("hosts:\n  - hostname: x\n", 2, 5, "needs a 'name'");
+  expectError("hosts:\n  - name: auto\n", 2, 11, "'auto' is reserved");
+  expectError("hosts:\n  - name: a/b\n", 2, 11, "may only use letters");
+  expectError("hosts:\n  - name: a\n  - name: a\n", 3, 0, "host 'a' is defined twice");
+  expectError("hosts:\n  - name: a\n    port: 1\n    port: 2\n", 4, 5, "given twice");
+  expectError("hosts:\n  a:\n    name: b\n", 3, 5, "key of this host already");
+  expectError("hosts: 3\n", 1, 8, "a list of hosts or a map");
+  expectError("hosts:\n  - just-a-name\n", 2, 5, "must be a map of settings");
+  expectError("hosts:\n  - name: a\n    port: [1\n", 4, 1, "");
+}
+
+TEST(Hosts, MissingFile) {
+  EXPECT_THROW(loadHosts("/nonexistent/clustrix.yml"), ConfigError);
+  EXPECT_THROW(resolveConfigFile("/nonexistent/clustrix.yml"), ConfigError);
+}
+
+TEST(Hosts, LocalPathExpansion) {
+  const char *Home = std::getenv("HOME");
+  ASSERT_NE(Home, nullptr);
+  EXPECT_EQ(expandLocalPath("~/.ssh/id"), std::string(Home) + "/.ssh/id");
+  EXPECT_EQ(expandLocalPath("/abs/~/x"), "/abs/~/x");
+}
