@@ -1,60 +1,48 @@
 //===- CUDA/CudaDriver.cpp - The CUDA driver API through dlopen -----------===//
 #include "CUDA/CudaDriver.h"
 
+#include "CUDA/DynamicLibrary.h"
+
 #include <cstdlib>
-#include <dlfcn.h>
 
 namespace clustrix {
 namespace rt {
 namespace cuda {
 
-namespace {
-/// Resolves Name (or its versioned Symbol) into Fn; records the first missing one.
-template <class F> void resolve(void *Lib, F &Fn, const char *Symbol, DriverApi &Api) {
-  Fn = reinterpret_cast<F>(::dlsym(Lib, Symbol));
-  if (!Fn && Api.Error.empty())
-    Api.Error = std::string("entry point ") + Symbol + " is missing from " + Api.Path;
-}
-} // namespace
-
 DriverApi DriverApi::load(const std::string &Path) {
   DriverApi Api;
   Api.Path = Path;
-  void *Lib = ::dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!Lib) {
-    const char *E = ::dlerror();
-    Api.Error = "cannot load " + Path + (E ? std::string(": ") + E : std::string());
+  void *Lib = openLibrary(Path, Api.Error);
+  if (!Lib)
     return Api;
-  }
-  resolve(Lib, Api.cuInit, "cuInit", Api);
-  resolve(Lib, Api.cuDriverGetVersion, "cuDriverGetVersion", Api);
-  resolve(Lib, Api.cuDeviceGetCount, "cuDeviceGetCount", Api);
-  resolve(Lib, Api.cuDeviceGet, "cuDeviceGet", Api);
-  resolve(Lib, Api.cuDeviceGetName, "cuDeviceGetName", Api);
-  resolve(Lib, Api.cuDeviceTotalMem, "cuDeviceTotalMem_v2", Api);
-  resolve(Lib, Api.cuDeviceGetAttribute, "cuDeviceGetAttribute", Api);
-  resolve(Lib, Api.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", Api);
-  resolve(Lib, Api.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", Api);
-  resolve(Lib, Api.cuCtxSetCurrent, "cuCtxSetCurrent", Api);
-  resolve(Lib, Api.cuMemGetInfo, "cuMemGetInfo_v2", Api);
-  resolve(Lib, Api.cuMemAlloc, "cuMemAlloc_v2", Api);
-  resolve(Lib, Api.cuMemFree, "cuMemFree_v2", Api);
-  resolve(Lib, Api.cuMemAllocHost, "cuMemAllocHost_v2", Api);
-  resolve(Lib, Api.cuMemFreeHost, "cuMemFreeHost", Api);
-  resolve(Lib, Api.cuMemcpy3DAsync, "cuMemcpy3DAsync_v2", Api);
-  resolve(Lib, Api.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", Api);
-  resolve(Lib, Api.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", Api);
-  resolve(Lib, Api.cuStreamCreate, "cuStreamCreate", Api);
-  resolve(Lib, Api.cuStreamDestroy, "cuStreamDestroy_v2", Api);
-  resolve(Lib, Api.cuStreamSynchronize, "cuStreamSynchronize", Api);
-  resolve(Lib, Api.cuModuleLoadData, "cuModuleLoadData", Api);
-  resolve(Lib, Api.cuModuleUnload, "cuModuleUnload", Api);
-  resolve(Lib, Api.cuModuleGetFunction, "cuModuleGetFunction", Api);
-  resolve(Lib, Api.cuLaunchKernel, "cuLaunchKernel", Api);
-  resolve(Lib, Api.cuGetErrorName, "cuGetErrorName", Api);
-  resolve(Lib, Api.cuGetErrorString, "cuGetErrorString", Api);
+  resolveSymbol(Lib, Api.cuInit, "cuInit", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuDriverGetVersion, "cuDriverGetVersion", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuDeviceGetCount, "cuDeviceGetCount", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuDeviceGet, "cuDeviceGet", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuDeviceGetName, "cuDeviceGetName", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuDeviceTotalMem, "cuDeviceTotalMem_v2", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuDeviceGetAttribute, "cuDeviceGetAttribute", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuCtxSetCurrent, "cuCtxSetCurrent", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuMemGetInfo, "cuMemGetInfo_v2", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuMemAlloc, "cuMemAlloc_v2", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuMemFree, "cuMemFree_v2", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuMemAllocHost, "cuMemAllocHost_v2", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuMemFreeHost, "cuMemFreeHost", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuMemcpy3DAsync, "cuMemcpy3DAsync_v2", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuStreamCreate, "cuStreamCreate", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuStreamDestroy, "cuStreamDestroy_v2", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuStreamSynchronize, "cuStreamSynchronize", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuModuleLoadData, "cuModuleLoadData", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuModuleUnload, "cuModuleUnload", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuModuleGetFunction, "cuModuleGetFunction", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuLaunchKernel, "cuLaunchKernel", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuGetErrorName, "cuGetErrorName", Path, Api.Error);
+  resolveSymbol(Lib, Api.cuGetErrorString, "cuGetErrorString", Path, Api.Error);
   Api.Loaded = Api.Error.empty();
-  // The library stays loaded for the life of the process: its pointers may be held anywhere.
   return Api;
 }
 

@@ -1,37 +1,29 @@
 //===- CUDA/Nvrtc.cpp - NVRTC through dlopen ------------------------------===//
 #include "CUDA/Nvrtc.h"
 
+#include "CUDA/DynamicLibrary.h"
+
 #include <cstdlib>
-#include <dlfcn.h>
 
 namespace clustrix {
 namespace rt {
 namespace cuda {
 
-template <class F> static void resolve(void *Lib, F &Fn, const char *Symbol, NvrtcApi &Api) {
-  Fn = reinterpret_cast<F>(::dlsym(Lib, Symbol));
-  if (!Fn && Api.Error.empty())
-    Api.Error = std::string("entry point ") + Symbol + " is missing from " + Api.Path;
-}
-
 NvrtcApi NvrtcApi::load(const std::string &Path) {
   NvrtcApi Api;
   Api.Path = Path;
-  void *Lib = ::dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!Lib) {
-    const char *E = ::dlerror();
-    Api.Error = "cannot load " + Path + (E ? std::string(": ") + E : std::string());
+  void *Lib = openLibrary(Path, Api.Error);
+  if (!Lib)
     return Api;
-  }
-  resolve(Lib, Api.nvrtcVersion, "nvrtcVersion", Api);
-  resolve(Lib, Api.nvrtcCreateProgram, "nvrtcCreateProgram", Api);
-  resolve(Lib, Api.nvrtcDestroyProgram, "nvrtcDestroyProgram", Api);
-  resolve(Lib, Api.nvrtcCompileProgram, "nvrtcCompileProgram", Api);
-  resolve(Lib, Api.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize", Api);
-  resolve(Lib, Api.nvrtcGetProgramLog, "nvrtcGetProgramLog", Api);
-  resolve(Lib, Api.nvrtcGetCUBINSize, "nvrtcGetCUBINSize", Api);
-  resolve(Lib, Api.nvrtcGetCUBIN, "nvrtcGetCUBIN", Api);
-  resolve(Lib, Api.nvrtcGetErrorString, "nvrtcGetErrorString", Api);
+  resolveSymbol(Lib, Api.nvrtcVersion, "nvrtcVersion", Path, Api.Error);
+  resolveSymbol(Lib, Api.nvrtcCreateProgram, "nvrtcCreateProgram", Path, Api.Error);
+  resolveSymbol(Lib, Api.nvrtcDestroyProgram, "nvrtcDestroyProgram", Path, Api.Error);
+  resolveSymbol(Lib, Api.nvrtcCompileProgram, "nvrtcCompileProgram", Path, Api.Error);
+  resolveSymbol(Lib, Api.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize", Path, Api.Error);
+  resolveSymbol(Lib, Api.nvrtcGetProgramLog, "nvrtcGetProgramLog", Path, Api.Error);
+  resolveSymbol(Lib, Api.nvrtcGetCUBINSize, "nvrtcGetCUBINSize", Path, Api.Error);
+  resolveSymbol(Lib, Api.nvrtcGetCUBIN, "nvrtcGetCUBIN", Path, Api.Error);
+  resolveSymbol(Lib, Api.nvrtcGetErrorString, "nvrtcGetErrorString", Path, Api.Error);
   Api.Loaded = Api.Error.empty();
   return Api;
 }

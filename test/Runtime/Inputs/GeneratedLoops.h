@@ -33,6 +33,18 @@ inline LoopInfo makeInfo(const char *File, unsigned Line, Schedule S, const Regi
   return I;
 }
 
+/// LoopArgs with a host chunk function and a box function, as generated code fills them.
+template <class BodyT, class BoxesT>
+LoopArgs hostArgs(uint64_t TripCount, BodyT &Body, BoxesT &Boxes) {
+  LoopArgs Args{};
+  Args.TripCount = TripCount;
+  Args.Host = &chunkThunk<BodyT>;
+  Args.HostEnv = &Body;
+  Args.Boxes = &boxThunk<BoxesT>;
+  Args.BoxEnv = &Boxes;
+  return Args;
+}
+
 inline Box box1(void *Base, size_t ES, int64_t Extent, int64_t Lo, int64_t Hi) {
   return Box{Base, ES, {Extent, 0, 0}, {Lo, 0, 0}, {Hi, 0, 0}};
 }
@@ -83,12 +95,7 @@ inline bool fusedLoop(int N, Schedule S, RunStatus *Status = nullptr) {
   };
   ReductionSlot Reds[] = {reductionSlot(Sum, ReduceOp::Add), reductionSlot(Max, ReduceOp::Max)};
   AppendSlot Apps[] = {appendSlot(Hits)};
-  LoopArgs Args{};
-  Args.TripCount = T.Count;
-  Args.Host = &chunkThunk<decltype(Body)>;
-  Args.HostEnv = &Body;
-  Args.Boxes = &boxThunk<decltype(Boxes)>;
-  Args.BoxEnv = &Boxes;
+  LoopArgs Args = hostArgs(T.Count, Body, Boxes);
   Args.Reductions = Reds;
   Args.NumReductions = 2;
   Args.Appends = Apps;
@@ -133,12 +140,7 @@ inline bool columnLoop(int Rows, int Cols, Schedule S, RunStatus *Status = nullp
     Out[0] = Box{MP, sizeof(double), {Rows, Cols, 0}, {0, static_cast<int64_t>(Lo), 0},
                  {Rows, static_cast<int64_t>(Hi), 0}};
   };
-  LoopArgs Args{};
-  Args.TripCount = static_cast<uint64_t>(Cols);
-  Args.Host = &chunkThunk<decltype(Body)>;
-  Args.HostEnv = &Body;
-  Args.Boxes = &boxThunk<decltype(Boxes)>;
-  Args.BoxEnv = &Boxes;
+  LoopArgs Args = hostArgs(static_cast<uint64_t>(Cols), Body, Boxes);
   RunStatus St = runLoop(Info, Args);
   if (St == RunStatus::Serial)
     for (int C = 0; C < Cols; ++C)
@@ -169,12 +171,7 @@ inline bool aliasLoop(int N, int Shift, RunStatus *Status = nullptr) {
     Out[0] = box1(Dst, sizeof(int), N, static_cast<int64_t>(Lo), static_cast<int64_t>(Hi));
     Out[1] = box1(Src, sizeof(int), N, static_cast<int64_t>(Lo), static_cast<int64_t>(Hi));
   };
-  LoopArgs Args{};
-  Args.TripCount = static_cast<uint64_t>(N);
-  Args.Host = &chunkThunk<decltype(Body)>;
-  Args.HostEnv = &Body;
-  Args.Boxes = &boxThunk<decltype(Boxes)>;
-  Args.BoxEnv = &Boxes;
+  LoopArgs Args = hostArgs(static_cast<uint64_t>(N), Body, Boxes);
   RunStatus St = runLoop(Info, Args);
   if (St == RunStatus::Serial)
     for (int I = 0; I < N; ++I)
@@ -204,12 +201,7 @@ inline bool overlappingWrites(int N, RunStatus *Status = nullptr) {
                 static_cast<int64_t>((Hi - 1) / 2 + 1));
     O[1] = box1(In.data(), sizeof(int), N, static_cast<int64_t>(Lo), static_cast<int64_t>(Hi));
   };
-  LoopArgs Args{};
-  Args.TripCount = static_cast<uint64_t>(N);
-  Args.Host = &chunkThunk<decltype(Body)>;
-  Args.HostEnv = &Body;
-  Args.Boxes = &boxThunk<decltype(Boxes)>;
-  Args.BoxEnv = &Boxes;
+  LoopArgs Args = hostArgs(static_cast<uint64_t>(N), Body, Boxes);
   RunStatus St = runLoop(Info, Args);
   if (St == RunStatus::Serial)
     for (int I = 0; I < N; ++I)
