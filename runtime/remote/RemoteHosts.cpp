@@ -50,6 +50,7 @@ private:
   }
 
   std::string scalar(const YAML::Node &Value, const std::string &Key) const;
+  std::string nonBlank(const YAML::Node &Value, const std::string &Key) const;
   std::string nonEmptyWord(const YAML::Node &Value, const std::string &Key) const;
   double seconds(const YAML::Node &Value, const std::string &Key, bool AllowZero) const;
   bool boolean(const YAML::Node &Value, const std::string &Key) const;
@@ -64,6 +65,13 @@ std::string HostsParser::scalar(const YAML::Node &Value, const std::string &Key)
   if (!Value.IsScalar())
     fail(Value, "'" + Key + "' must be a single value");
   return Value.Scalar();
+}
+
+std::string HostsParser::nonBlank(const YAML::Node &Value, const std::string &Key) const {
+  std::string S = scalar(Value, Key);
+  if (S.find_first_not_of(" \t\r\n") == std::string::npos)
+    fail(Value, "'" + Key + "' must not be empty");
+  return S;
 }
 
 std::string HostsParser::nonEmptyWord(const YAML::Node &Value, const std::string &Key) const {
@@ -121,15 +129,11 @@ void HostsParser::parseKey(HostConfig &Host, const std::string &Key, const YAML:
   } else if (Key == "user") {
     Host.User = nonEmptyWord(Value, Key);
   } else if (Key == "identity_file") {
-    Host.IdentityFile = scalar(Value, Key);
-    if (Host.IdentityFile.empty())
-      fail(Value, "'identity_file' must not be empty");
+    Host.IdentityFile = nonBlank(Value, Key);
   } else if (Key == "agent") {
     Host.UseAgent = boolean(Value, Key);
   } else if (Key == "known_hosts") {
-    Host.KnownHostsFile = scalar(Value, Key);
-    if (Host.KnownHostsFile.empty())
-      fail(Value, "'known_hosts' must not be empty");
+    Host.KnownHostsFile = nonBlank(Value, Key);
   } else if (Key == "host_key_policy") {
     std::string S = scalar(Value, Key);
     if (S == "strict")
@@ -158,26 +162,16 @@ void HostsParser::parseKey(HostConfig &Host, const std::string &Key, const YAML:
       Host.Env.emplace_back(Name, Entry.second.Scalar());
     }
   } else if (Key == "setup") {
-    auto AddCommand = [&](const YAML::Node &N) {
-      std::string C = scalar(N, "setup");
-      if (C.find_first_not_of(" \t\n") == std::string::npos)
-        fail(N, "a 'setup' command must not be empty");
-      Host.Setup.push_back(C);
-    };
     if (Value.IsSequence()) {
       for (const auto &N : Value)
-        AddCommand(N);
+        Host.Setup.push_back(nonBlank(N, "setup"));
     } else {
-      AddCommand(Value);
+      Host.Setup.push_back(nonBlank(Value, "setup"));
     }
   } else if (Key == "workdir") {
-    Host.WorkDir = scalar(Value, Key);
-    if (Host.WorkDir.empty())
-      fail(Value, "'workdir' must not be empty");
+    Host.WorkDir = nonBlank(Value, Key);
   } else if (Key == "probe") {
-    Host.Probe = scalar(Value, Key);
-    if (Host.Probe.find_first_not_of(" \t\n") == std::string::npos)
-      fail(Value, "'probe' must not be empty");
+    Host.Probe = nonBlank(Value, Key);
   } else {
     fail(KeyNode, "unknown key '" + Key +
                       "' in a host (known: name, hostname, port, user, identity_file, agent, "

@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 using namespace clustrix;
 using namespace clustrix::remote;
 
@@ -105,33 +108,42 @@ TEST(Hosts, NoSectionMeansNoHosts) {
 }
 
 TEST(Hosts, EveryBadValueNamesItsPlace) {
-  expectError("hosts:\n  - name: a\n    port: 0\n", 3, 11, "'port' must be a whole number");
-  expectError("hosts:\n  - name: a\n    port: 22x\n", 3, 11, "not '22x'");
-  expectError("hosts:\n  - name: a\n    prot: 22\n", 3, 5, "unknown key 'prot'");
-  expectError("hosts:\n  - name: a\n    connect_timeout: -1\n", 3, 22, "more than zero");
-  expectError("hosts:\n  - name: a\n    command_timeout: 0\n", 3, 22, "more than zero");
-  expectError("hosts:\n  - name: a\n    run_timeout: soon\n", 3, 18, "number of seconds");
-  expectError("hosts:\n  - name: a\n    host_key_policy: yolo\n", 3, 22,
-              "'strict' or 'accept-new'");
-  expectError("hosts:\n  - name: a\n    env:\n      1BAD: x\n", 4, 7, "not a valid environment");
-  expectError("hosts:\n  - name: a\n    env: [A, B]\n", 3, 10, "'env' must be a map");
-  expectError("hosts:\n  - name: a\n    env:\n      A: [1]\n", 4, 10, "single value");
-  expectError("hosts:\n  - name: a\n    setup: ['']\n", 3, 13, "must not be empty");
-  expectError("hosts:\n  - name: a\n    hostname: bob@box\n", 3, 15, "put the user name");
-  expectError("hosts:\n  - name: a\n    hostname: a b\n", 3, 15, "spaces");
-  expectError("hosts:\n  - name: a\n    user: -oProxyCommand=x\n", 3, 11, "start with '-'");
-  expectError("hosts:\n  - name: a\n    agent: maybe\n", 3, 12, "true or false");
-  expectError("hosts:\n  - name: a\n    identity_file: k\n    agent: true\n", 4, 5,
-              "exclude each other");
-  expectError("hosts:\n  - hostname: x\n", 2, 5, "needs a 'name'");
-  expectError("hosts:\n  - name: auto\n", 2, 11, "'auto' is reserved");
-  expectError("hosts:\n  - name: a/b\n", 2, 11, "may only use letters");
-  expectError("hosts:\n  - name: a\n  - name: a\n", 3, 0, "host 'a' is defined twice");
-  expectError("hosts:\n  - name: a\n    port: 1\n    port: 2\n", 4, 5, "given twice");
-  expectError("hosts:\n  a:\n    name: b\n", 3, 5, "key of this host already");
-  expectError("hosts: 3\n", 1, 8, "a list of hosts or a map");
-  expectError("hosts:\n  - just-a-name\n", 2, 5, "must be a map of settings");
-  expectError("hosts:\n  - name: a\n    port: [1\n", 4, 1, "");
+  struct Case {
+    const char *Yaml;
+    int Line, Column;
+    const char *Fragment;
+  };
+  const Case Cases[] = {
+      {"hosts:\n  - name: a\n    port: 0\n", 3, 11, "'port' must be a whole number"},
+      {"hosts:\n  - name: a\n    port: 22x\n", 3, 11, "not '22x'"},
+      {"hosts:\n  - name: a\n    prot: 22\n", 3, 5, "unknown key 'prot'"},
+      {"hosts:\n  - name: a\n    connect_timeout: -1\n", 3, 22, "more than zero"},
+      {"hosts:\n  - name: a\n    command_timeout: 0\n", 3, 22, "more than zero"},
+      {"hosts:\n  - name: a\n    run_timeout: soon\n", 3, 18, "number of seconds"},
+      {"hosts:\n  - name: a\n    host_key_policy: yolo\n", 3, 22, "'strict' or 'accept-new'"},
+      {"hosts:\n  - name: a\n    env:\n      1BAD: x\n", 4, 7, "not a valid environment"},
+      {"hosts:\n  - name: a\n    env: [A, B]\n", 3, 10, "'env' must be a map"},
+      {"hosts:\n  - name: a\n    env:\n      A: [1]\n", 4, 10, "single value"},
+      {"hosts:\n  - name: a\n    setup: ['']\n", 3, 13, "must not be empty"},
+      {"hosts:\n  - name: a\n    hostname: bob@box\n", 3, 15, "put the user name"},
+      {"hosts:\n  - name: a\n    hostname: a b\n", 3, 15, "spaces"},
+      {"hosts:\n  - name: a\n    user: -oProxyCommand=x\n", 3, 11, "start with '-'"},
+      {"hosts:\n  - name: a\n    agent: maybe\n", 3, 12, "true or false"},
+      {"hosts:\n  - name: a\n    identity_file: k\n    agent: true\n", 4, 5, "exclude each other"},
+      {"hosts:\n  - hostname: x\n", 2, 5, "needs a 'name'"},
+      {"hosts:\n  - name: auto\n", 2, 11, "'auto' is reserved"},
+      {"hosts:\n  - name: a/b\n", 2, 11, "may only use letters"},
+      {"hosts:\n  - name: a\n  - name: a\n", 3, 0, "host 'a' is defined twice"},
+      {"hosts:\n  - name: a\n    port: 1\n    port: 2\n", 4, 5, "given twice"},
+      {"hosts:\n  a:\n    name: b\n", 3, 5, "key of this host already"},
+      {"hosts: 3\n", 1, 8, "a list of hosts or a map"},
+      {"hosts:\n  - just-a-name\n", 2, 5, "must be a map of settings"},
+      {"hosts:\n  - name: a\n    port: [1\n", 4, 1, ""},
+  };
+  for (const Case &C : Cases) {
+    SCOPED_TRACE(C.Yaml);
+    expectError(C.Yaml, C.Line, C.Column, C.Fragment);
+  }
 }
 
 TEST(Hosts, MissingFile) {
@@ -144,4 +156,28 @@ TEST(Hosts, LocalPathExpansion) {
   ASSERT_NE(Home, nullptr);
   EXPECT_EQ(expandLocalPath("~/.ssh/id"), std::string(Home) + "/.ssh/id");
   EXPECT_EQ(expandLocalPath("/abs/~/x"), "/abs/~/x");
+}
+
+TEST(Hosts, DocumentedExamplesParse) {
+  std::ifstream In(std::string(CLUSTRIX_SOURCE_DIR) + "/docs/hosts.md");
+  ASSERT_TRUE(In) << "docs/hosts.md not found";
+  std::stringstream Text;
+  Text << In.rdbuf();
+  std::string Doc = Text.str();
+  // Every ```yaml block of the page is a complete, valid configuration.
+  std::vector<std::vector<HostConfig>> Parsed;
+  for (size_t At = Doc.find("```yaml\n"); At != std::string::npos;
+       At = Doc.find("```yaml\n", At + 1)) {
+    size_t Begin = At + 8, End = Doc.find("```", Begin);
+    ASSERT_NE(End, std::string::npos);
+    Parsed.push_back(parseHosts(Doc.substr(Begin, End - Begin), "docs/hosts.md"));
+  }
+  ASSERT_EQ(Parsed.size(), 2u);
+  ASSERT_EQ(Parsed[0].size(), 2u);
+  EXPECT_EQ(Parsed[0][0].Name, "tensor01");
+  EXPECT_EQ(Parsed[0][0].Setup.size(), 2u);
+  EXPECT_EQ(Parsed[0][0].Probe, DefaultProbeCommand);
+  EXPECT_TRUE(Parsed[0][1].UseAgent);
+  ASSERT_EQ(Parsed[1].size(), 2u);
+  EXPECT_EQ(Parsed[1][0].Hostname, "10.1.2.3");
 }
