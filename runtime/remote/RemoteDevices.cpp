@@ -203,7 +203,16 @@ int runOnHost(const HostConfig &Host, const RunRequest &Request) {
   } else {
     std::string Temp = "." + Name + ".upload-" + randomHex();
     Progress("copying " + Local + " to " + AbsDir + "/" + Name);
-    Session.upload(Local, AbsDir + "/" + Temp, 0700);
+    try {
+      Session.upload(Local, AbsDir + "/" + Temp, 0700);
+    } catch (const RemoteError &) {
+      // Best effort: do not leave half a program behind (the connection may be gone already).
+      try {
+        Session.capture("rm -f -- " + shellQuote(AbsDir + "/" + Temp), Host.CommandTimeout);
+      } catch (const RemoteError &) {
+      }
+      throw;
+    }
     // Rename into place (a running copy keeps its old inode) and check what arrived.
     CapturedCommand Place = Session.capture(
         guardedCommand("cd -- " + shellQuote(AbsDir) + " && chmod 755 -- " + shellQuote(Temp) +
