@@ -11,11 +11,11 @@
 #include "clustrix/RemoteError.h"
 #include "clustrix/RemoteHosts.h"
 
+#include <cerrno>
 #include <csignal>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <unistd.h>
 #include <vector>
