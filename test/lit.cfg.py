@@ -51,6 +51,7 @@ config.substitutions.append(
 config.substitutions.append(("%cxx", config.cxx))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%src_root", config.clustrix_src_root))
+config.substitutions.append(("%clustrix_obj_root", config.clustrix_obj_root))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 
 if config.clustrix_build_compiler:

@@ -171,6 +171,10 @@ void ClustrixAction::run(CompilerInstance &CI) {
   }
   SM.overrideFileContents(*FE, llvm::MemoryBuffer::getMemBufferCopy(Out.Rewritten,
                                                                      FE->getName()));
+  // The main FileID was sized for the original text; locations past its end would decode into
+  // the next FileID. A new FileID for the same file entry takes the rewritten size, and keeps
+  // the file's directory for quoted includes.
+  SM.setMainFileID(SM.createFileID(*FE, SourceLocation(), SrcMgr::C_User));
 }
 
 } // namespace

@@ -64,6 +64,22 @@ unsigned FileRewriter::offsetOf(SourceLocation L) const {
 std::pair<unsigned, unsigned> FileRewriter::rangeOf(const Stmt *S) const {
   unsigned B = offsetOf(S->getBeginLoc());
   SourceLocation E = Lexer::getLocForEndOfToken(SM.getExpansionLoc(S->getEndLoc()), 0, SM, LO);
+  // A statement's range ends before its `;` (an expression statement, or a loop whose body is
+  // one); the text must include it.
+  const Stmt *Last = S;
+  while (true) {
+    if (const auto *F = dyn_cast<ForStmt>(Last))
+      Last = F->getBody();
+    else if (const auto *RF = dyn_cast<CXXForRangeStmt>(Last))
+      Last = RF->getBody();
+    else
+      break;
+  }
+  if (!isa<CompoundStmt>(Last)) {
+    std::optional<Token> Next = Lexer::findNextToken(SM.getExpansionLoc(S->getEndLoc()), SM, LO);
+    if (Next && Next->is(tok::semi))
+      E = Next->getEndLoc();
+  }
   return {B, SM.getFileOffset(E)};
 }
 
