@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""Clustrix benchmarks: every loop serial, through Clustrix, and under OpenMP, on this machine in
+one run; the fixed cost of a small loop; the plugin's compile-time cost; and, where a CUDA GPU and
+nvcc are present, Clustrix on the GPU against hand-written CUDA.
+
+Writes bench/results/results.md (markdown tables), results.dat and speedup.png (gnuplot), and
+prints the tables. Needs clang++-19 and libomp-19-dev; gnuplot (scripts/install-deps.sh installs it) draws the
+plot when present.
+
+usage: bench/run.sh [--build DIR] [--reps R] [--quick]
+"""
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+
+# (loop, trip-count argument, what it stands for)
+LOOPS = [
+    ("saxpy", 8_000_000, "memory-bound: y[i] = a*x[i] + y[i]"),
+    ("dot", 8_000_000, "floating-point reduction, reduce(+: s)"),
+    ("jacobi", 1024, "one 5-point sweep over 1024x1024, parallel over rows"),
+    ("traces", 64, "64 products of 64x64 matrices (the matrix example's loop)"),
+    ("paths", 200_000, "independent Monte-Carlo paths, transcendental-heavy"),
+]
+QUICK_SIZES = {"saxpy": 1_000_000, "dot": 1_000_000, "jacobi": 256, "traces": 16, "paths": 20_000}
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+
+
+def clean_env(extra=None):
+    env = dict(os.environ)
+    for var in list(env):
+        if var.startswith("CLUSTRIX_"):
+            del env[var]
+    env.update(extra or {})
+    return env
+
+
+def run_loop(binary, how, what, n, reps, env_extra):
+    """Returns (median ns, checksum, Clustrix log lines)."""
+    env = clean_env(env_extra)
+    env["CLUSTRIX_LOG"] = "info"
+    p = subprocess.run([binary, how, what, str(n), str(reps)], env=env, check=True,
+                       capture_output=True, text=True)
+    m = re.search(r"median_ns (\S+) check (\S+)", p.stdout)
+    log = [l for l in p.stderr.splitlines() if l.startswith("clustrix: ")]
+    return float(m.group(1)), float(m.group(2)), log
+
+
+def where(log):
+    """'2 devices' or 'serial (reason)' from the runtime's info lines of a run."""
+    if not log:
+        return "-"
+    last = log[-1].split(": ", 2)[-1]
+    m = re.match(r"parallel on (\d+) devices \(([^)]*)\)", last)
+    if m:
+        return "%s devices (%s)" % (m.group(1), m.group(2))
+    return last.replace("|", "/")
+
+
+def fmt_time(ns):
+    if ns >= 1e6:
+        return "%.2f ms" % (ns / 1e6)
+    if ns >= 1e3:
+        return "%.2f us" % (ns / 1e3)
+    return "%.0f ns" % ns
+
+
+def build_cpu(args, work):
+    lib = os.path.join(args.build, "lib")
+    wrapper = os.path.join(args.build, "bin", "clustrix++")
+    binary = os.path.join(work, "BenchLoops")
+    loops = os.path.join(BENCH, "loops")
+    sh([wrapper, "-O2", "--clustrix-remarks=off", "-c", os.path.join(loops, "BenchLoops.cpp"),
+        "-o", os.path.join(work, "BenchLoops.o")])
+    sh([args.clangxx, "-std=c++17", "-O2", "-fopenmp", "-c", os.path.join(loops, "BenchOmp.cpp"),
+        "-o", os.path.join(work, "BenchOmp.o")])
+    sh([args.clangxx, "-fopenmp", os.path.join(work, "BenchLoops.o"),
+        os.path.join(work, "BenchOmp.o"), "-o", binary, "-L" + lib, "-Wl,-rpath," + lib,
+        "-lclustrix_rt", "-pthread"])
+    return binary
+
+
+def cpu_tables(args, binary, out):
+    w = args.workers
+    base = {"CLUSTRIX_DEVICES": "cpu:%d" % w, "OMP_NUM_THREADS": str(w)}
+    forced = dict(base, CLUSTRIX_SERIAL_THRESHOLD="0")
+    rows, dat = [], []
+    for what, n, desc in LOOPS:
+        if args.quick:
+            n = QUICK_SIZES[what]
+        t = {}
+        t["serial"], ck_serial, _ = run_loop(binary, "serial", what, n, args.reps, base)
+        t["omp"], ck_omp, _ = run_loop(binary, "omp", what, n, args.reps, base)
+        t["clx"], ck_clx, log = run_loop(binary, "clustrix", what, n, args.reps, base)
+        ran = where(log)
+        t["forced"], ck_forced, flog = (t["clx"], ck_clx, log)
+        if "serial" in ran:
+            t["forced"], ck_forced, flog = run_loop(binary, "clustrix", what, n, args.reps, forced)
+        same = all(abs(c - ck_serial) <= 1e-12 * max(1.0, abs(ck_serial))
+                   for c in (ck_omp, ck_clx, ck_forced))
+        rows.append("| %s | %s | %s | %s | %s | %.2fx | %.2fx | %s | %s |" % (
+            what, n, fmt_time(t["serial"]), fmt_time(t["omp"]), fmt_time(t["clx"]),
+            t["serial"] / t["clx"], t["omp"] / t["clx"], ran,
+            "yes" if same else "**NO**"))
+        if "serial" in ran:
+            rows.append("| %s, forced wide | %s | | | %s | %.2fx | %.2fx | %s | |" % (
+                what, n, fmt_time(t["forced"]), t["serial"] / t["forced"],
+                t["omp"] / t["forced"], where(flog)))
+        dat.append((what, 1.0, t["serial"] / t["omp"], t["serial"] / t["clx"],
+                    t["serial"] / t["forced"]))
+    out.append("## Large loops, CPU (%d workers for both OpenMP and Clustrix)\n" % w)
+    out.append("Medians of %d calls each (after one warm-up call), every variant in its own "
+               "process. Speed-up is serial time / Clustrix time; Clustrix/OpenMP is OpenMP time "
+               "/ Clustrix time (above 1: Clustrix faster). \"ran on\" is the runtime's own log "
+               "line. \"forced wide\" repeats a loop the runtime kept serial with "
+               "CLUSTRIX_SERIAL_THRESHOLD=0.\n" % args.reps)
+    out.append("| loop | trip count | serial | OpenMP | Clustrix | speed-up | Clustrix/OpenMP "
+               "| ran on | result = serial |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
+    out.extend(rows)
+    out.append("")
+    out.append("Loops: " + "; ".join("`%s`: %s" % (w_, d) for w_, _, d in LOOPS) + ".\n")
+
+    # Fixed cost of one small loop.
+    n, reps = 1024, max(201, args.reps)
+    small = {}
+    small["serial"] = run_loop(binary, "serial", "saxpy", n, reps, base)[0]
+    small["omp"] = run_loop(binary, "omp", "saxpy", n, reps, base)[0]
+    small["auto"], _, alog = run_loop(binary, "clustrix", "saxpy", n, reps, base)
+    small["wide"], _, wlog = run_loop(binary, "clustrix", "saxpy", n, reps,
+                                      dict(forced, CLUSTRIX_MIN_ITERS_PER_DEVICE="1"))
+    out.append("## Fixed cost of a small loop (saxpy, %d iterations, median of %d calls)\n" %
+               (n, reps))
+    out.append("| variant | time per loop | vs OpenMP | ran on |")
+    out.append("|---|---|---|---|")
+    out.append("| serial | %s | %.2fx | |" % (fmt_time(small["serial"]), small["serial"] / small["omp"]))
+    out.append("| OpenMP `parallel for` | %s | 1.00x | %d threads |" % (fmt_time(small["omp"]), w))
+    out.append("| Clustrix, runtime decides | %s | %.2fx | %s |" % (
+        fmt_time(small["auto"]), small["auto"] / small["omp"], where(alog)))
+    out.append("| Clustrix, forced wide | %s | %.2fx | %s |" % (
+        fmt_time(small["wide"]), small["wide"] / small["omp"], where(wlog)))
+    out.append("")
+    return dat
+
+
+def interleaved_times(cmds, runs):
+    """Median wall and CPU (user+sys) seconds of each command, runs interleaved A B A B ... so
+    that a change in the machine's load hits every command alike."""
+    wall = [[] for _ in cmds]
+    cpu = [[] for _ in cmds]
+    for r in range(runs + 2):
+        for i, cmd in enumerate(cmds):
+            before = os.times()
+            t0 = time.perf_counter()
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            t1 = time.perf_counter()
+            if p.returncode != 0:
+                sys.exit("bench: %s failed:\n%s" % (" ".join(cmd), p.stderr))
+            after = os.times()
+            if r >= 2:  # two warm-up rounds
+                wall[i].append(t1 - t0)
+                cpu[i].append((after.children_user - before.children_user) +
+                              (after.children_system - before.children_system))
+    return [statistics.median(w) for w in wall], [statistics.median(c) for c in cpu]
+
+
+def compile_table(args, work, out):
+    plugin = os.path.join(args.build, "lib", "clustrix.so")
+    inc = os.path.join(ROOT, "runtime", "include")
+    runs = 5 if args.quick else 15
+    rows = []
+    for tu, target in [("plain.cpp", 1.03), ("annotated.cpp", 1.5)]:
+        src = os.path.join(BENCH, "compile", tu)
+        obj = os.path.join(work, tu + ".o")
+        plain = [args.clangxx, "-std=c++17", "-O2", "-Wno-unknown-attributes", "-c", src, "-o", obj]
+        withp = [args.clangxx, "-std=c++17", "-O2", "-fplugin=" + plugin,
+                 "-fplugin-arg-clustrix-remarks=off", "-I" + inc, "-c", src, "-o", obj]
+        (wa, wb), (ca, cb) = interleaved_times([plain, withp], runs)
+        ratio = cb / ca
+        rows.append("| %s | %.3f s | %.3f s | %.3fx | %.3f s / %.3f s (%.3fx) | at most %.2fx: %s |"
+                    % (tu, ca, cb, ratio, wa, wb, wb / wa, target,
+                       "met" if ratio <= target else "**not met**"))
+    out.append("## Compile time: clang++-19 -O2 -c, with and without the plugin\n")
+    out.append("Medians of %d runs each, the two commands interleaved; CPU time (user + system "
+               "of the compiler processes) is the measure, since it is far less disturbed by "
+               "other load than wall time, which is shown too. `plain.cpp` has no annotation; "
+               "`annotated.cpp` is the same code with six annotated loops.\n" % runs)
+    out.append("| translation unit | clang++-19 CPU | with the plugin CPU | ratio | wall: plain / "
+               "plugin | target |")
+    out.append("|---|---|---|---|---|---|")
+    out.extend(rows)
+    out.append("")
+
+
+def gpu_tables(args, cpu_binary, work, out):
+    """Clustrix on the GPU against hand-written CUDA, where both a GPU and nvcc exist."""
+    nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc"
+                                    if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+    probe = subprocess.run([os.path.join(args.build, "bin", "clustrix-devices"), "--probe"],
+                           capture_output=True, text=True).stdout
+    m = re.search(r"GPU_COUNT:(\d+)", probe)
+    gpus = int(m.group(1)) if m else 0
+    out.append("## GPU\n")
+    if not nvcc or gpus == 0 or cpu_binary is None:
+        why = "no nvcc" if not nvcc else "no CUDA GPU visible" if gpus == 0 else "no benchmark binary"
+        out.append("Skipped on this machine (%s). On a machine with a CUDA GPU and nvcc, this "
+                   "section compares Clustrix on the GPU with hand-written CUDA "
+                   "(bench/gpu/HandWritten.cu).\n" % why)
+        print("bench: GPU half skipped (%s)" % why, file=sys.stderr)
+        return
+    hw = os.path.join(work, "HandWritten")
+    sh([nvcc, "-O2", "-std=c++17", os.path.join(BENCH, "gpu", "HandWritten.cu"), "-o", hw])
+    name = re.search(r"GPU_0:([^|]*)", probe)
+    bw = sh([hw, "bandwidth", str(64 << 20), str(args.reps)]).stdout.split()
+    d2d, h2d = float(bw[1]), float(bw[3])
+    out.append("Device: %s. Measured copy bandwidth: device-to-device %.1f GB/s, pinned "
+               "host-to-device %.1f GB/s, device-to-host %s GB/s.\n" % (
+                   name.group(1) if name else "GPU 0", d2d, h2d, bw[5]))
+    out.append("| loop | trip count | hand-written CUDA (with copies) | its kernel | Clustrix GPU "
+               "| Clustrix / hand-written | ran on | result = serial |")
+    out.append("|---|---|---|---|---|---|---|---|")
+    env = {"CLUSTRIX_DEVICES": "cuda"}
+    for what, n, _ in LOOPS:
+        if what == "traces":
+            continue  # no hand-written version
+        _, ck_serial, _ = run_loop(cpu_binary, "serial", what, n, 1, {})
+        hw_out = sh([hw, what, str(n), str(args.reps)]).stdout.split()
+        t_hw, k_hw = float(hw_out[1]), float(hw_out[5])
+        t_clx, ck, log = run_loop(cpu_binary, "clustrix", what, n, args.reps, env)
+        same = abs(ck - ck_serial) <= 1e-9 * max(1.0, abs(ck_serial))
+        out.append("| %s | %d | %s | %s | %s | %.2fx | %s | %s |" % (
+            what, n, fmt_time(t_hw), fmt_time(k_hw), fmt_time(t_clx), t_hw / t_clx, where(log),
+            "yes" if same else "**NO**"))
+    out.append("")
+
+
+def plot(dat, work, results):
+    path = os.path.join(results, "results.dat")
+    with open(path, "w") as f:
+        f.write("# loop serial openmp clustrix clustrix_forced  (speed-up over serial)\n")
+        for row in dat:
+            f.write("%s %.3f %.3f %.3f %.3f\n" % row)
+    if not shutil.which("gnuplot"):
+        print("bench: gnuplot not found, no plot", file=sys.stderr)
+        return
+    png = os.path.join(results, "speedup.png")
+    script = """
+set terminal pngcairo size 900,480 font ",11"
+set output '%s'
+set title 'Speed-up over the serial loop (CPU, this machine)'
+set style data histogram
+set style histogram cluster gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set ylabel 'serial time / time'
+set yrange [0:*]
+set grid ytics
+set key top left
+plot '%s' using 3:xtic(1) title 'OpenMP parallel for', '' using 4 title 'Clustrix (runtime decides)', '' using 5 title 'Clustrix (forced wide)', 1 with lines lc rgb 'black' dt 2 title 'serial'
+""" % (png, path)
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"),
+                    help="a configured and built Clustrix build tree (default: build)")
+    ap.add_argument("--reps", type=int, default=7, help="timed calls per variant (default 7)")
+    ap.add_argument("--workers", type=int, default=os.cpu_count(),
+                    help="CPU workers and OpenMP threads (default: all hardware threads)")
+    ap.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    args.clangxx = shutil.which("clang++-19")
+    if not args.clangxx:
+        sys.exit("bench: clang++-19 is needed (scripts/install-deps.sh)")
+    for f in ["bin/clustrix++", "lib/clustrix.so"]:
+        if not os.path.exists(os.path.join(args.build, f)):
+            sys.exit("bench: %s not found; build Clustrix first (ninja -C build)" %
+                     os.path.join(args.build, f))
+    results = os.path.join(BENCH, "results")
+    work = os.path.join(results, "work")
+    os.makedirs(work, exist_ok=True)
+
+    cpu = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"],
+                         capture_output=True, text=True).stdout.strip() or "unknown CPU"
+    out = ["# Clustrix benchmark results\n",
+           "Machine: %s, %d hardware threads; load average %s at the start; %s.\n" % (
+               cpu, os.cpu_count(), "%.2f" % os.getloadavg()[0],
+               time.strftime("%Y-%m-%d %H:%M"))]
+    binary = build_cpu(args, work)
+    dat = cpu_tables(args, binary, out)
+    compile_table(args, work, out)
+    gpu_tables(args, binary, work, out)
+    text = "\n".join(out)
+    with open(os.path.join(results, "results.md"), "w") as f:
+        f.write(text)
+    plot(dat, work, results)
+    print(text)
+    print("bench: wrote %s/results.md, results.dat, speedup.png" % results, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
