@@ -103,6 +103,40 @@ bool isIOOrAllocName(StringRef N) {
   return Names.contains(N);
 }
 
+/// Whether converting an integer from From to To keeps every value (so orderings and bounds
+/// carry over).
+bool preservesValue(QualType From, QualType To, const ASTContext &Ctx) {
+  if (!From->isIntegerType() || !To->isIntegerType() || To->isBooleanType())
+    return false;
+  uint64_t FW = Ctx.getIntWidth(From), TW = Ctx.getIntWidth(To);
+  bool FS = From->isSignedIntegerOrEnumerationType(), TS = To->isSignedIntegerOrEnumerationType();
+  if (FS && !TS)
+    return false;
+  if (!FS && TS)
+    return TW > FW;
+  return TW >= FW;
+}
+
+/// Whether converting an integer from From to To keeps distinct values distinct: no truncation.
+/// A change of sign at the same width (or into a 64-bit index) only renames values modulo the
+/// width, which address arithmetic does as well.
+bool keepsDistinct(QualType From, QualType To, const ASTContext &Ctx) {
+  if (!From->isIntegerType() || !To->isIntegerType() || To->isBooleanType())
+    return false;
+  return Ctx.getIntWidth(To) >= Ctx.getIntWidth(From) || Ctx.getIntWidth(To) >= 64;
+}
+
+/// std::vector<bool> packs its elements into shared words: not an array of elements.
+bool isBitVector(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *CTS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!CTS || !CTS->isInStdNamespace() || CTS->getName() != "vector" ||
+      CTS->getTemplateArgs().size() == 0 ||
+      CTS->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return false;
+  return CTS->getTemplateArgs()[0].getAsType()->isBooleanType();
+}
+
 std::string spell(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
@@ -140,11 +174,15 @@ struct Frame {
   std::map<const VarDecl *, Binding> Params;
   /// Locals with a single affine definition, usable in subscripts.
   std::map<const VarDecl *, Polynomial> IntDefs;
+  /// The same definitions where they are exact values (see polyOf's Exact), for loop bounds.
+  std::map<const VarDecl *, Polynomial> ExactDefs;
   /// Local pointers defined once from an array address.
   std::map<const VarDecl *, Binding> PtrDefs;
   /// Inside a method called on an object: member accesses through `this` belong to that object,
   /// whose use the caller already recorded.
   bool ThisBound = false;
+  /// The bound object was recorded as read only (a const method).
+  bool ThisConst = false;
 };
 
 /// A resolved array access.
@@ -195,6 +233,28 @@ public:
   // --- Entry --------------------------------------------------------------------------------
   void run(const Stmt *Body, const std::vector<CanonicalLoop> &Nest,
            const std::vector<PolyVar> &NormVars) {
+    if (!Nest.empty() && Nest[0].RangeFor) {
+      // The element variable of a range-based loop is the range's element k.
+      const auto *RF = cast<CXXForRangeStmt>(Nest[0].Loop);
+      if (Nest[0].Var->getType()->isReferenceType())
+        RangeVar = Nest[0].Var;
+      this->NormVars = NormVars;
+      Frame Top;
+      Cur = &Top;
+      RangeBase = resolveObject(RF->getRangeInit());
+      if (!RangeBase.Ok || RangeBase.Key.rfind("local:", 0) == 0)
+        refuse(RejectKind::NotCanonical,
+               "the range of the range-based 'for' is not a variable or member the analysis can "
+               "follow",
+               RF->getRangeInit()->getBeginLoc(), "range here");
+      else if (!RangeVar) {
+        Locals.insert(Nest[0].Var); // a copy: reading the element once
+        walkRangeElement(nullptr, Use::Read);
+      }
+      walkStmt(RF->getBody());
+      Cur = nullptr;
+      return;
+    }
     for (size_t L = 0; L < Nest.size(); ++L) {
       IVs[Nest[L].Var] = L;
       Polynomial IV = Nest[L].InitPoly + Nest[L].StepPoly * Polynomial::variable(NormVars[L]);
@@ -263,9 +323,29 @@ public:
       R.Score += 5;
       ++BreakDepth;
       ++CondDepth;
-      // The range and the element variable: element accesses are whole-object reads or writes.
-      walkExpr(RF->getRangeInit(), Use::Read);
-      Locals.insert(RF->getLoopVariable());
+      // The element variable stands for every element: the range is read as a whole, and
+      // written through a non-const reference, which the dependence test cannot follow.
+      const VarDecl *EV = RF->getLoopVariable();
+      QualType ET = EV->getType();
+      bool Writes = ET->isReferenceType() && !ET.getNonReferenceType().isConstQualified();
+      Access A;
+      PointerRef P = resolveObject(RF->getRangeInit());
+      if (P.Ok) {
+        A.Key = P.Key;
+        A.Name = P.Name;
+        A.Decl = P.Decl;
+        A.BaseType = P.BaseType;
+        A.Subs = {Polynomial::invalid()};
+        recordAccess(A, Writes ? Use::ReadWrite : Use::Read, false, RF->getRangeInit());
+      } else {
+        walkExpr(RF->getRangeInit(), Use::Read);
+        if (Writes)
+          refuse(RejectKind::NonAffineWrite,
+                 "writes the elements of '" + spell(RF->getRangeInit(), Ctx) +
+                     "' through an inner range-based 'for', which the analysis cannot follow",
+                 RF->getRangeInit()->getBeginLoc(), "range here");
+      }
+      Locals.insert(EV);
       walkStmt(RF->getBody());
       --CondDepth;
       --BreakDepth;
@@ -370,6 +450,9 @@ public:
       Polynomial P = polyOf(Init);
       if (P.isValid())
         const_cast<Frame *>(Cur)->IntDefs[VD] = P;
+      Polynomial X = polyOf(Init, /*Exact=*/true);
+      if (X.isValid())
+        const_cast<Frame *>(Cur)->ExactDefs[VD] = X;
     }
     if (VD->getType()->isPointerType() && !writtenLater(VD))
       const_cast<Frame *>(Cur)->PtrDefs[VD] = {Init, Cur};
@@ -505,7 +588,7 @@ public:
     int Dir = incrementDirection(F->getInc(), IV);
     if (Dir == 0)
       return;
-    Polynomial Init = polyOf(InitE), Bound = polyOf(BoundE);
+    Polynomial Init = polyOf(InitE, /*Exact=*/true), Bound = polyOf(BoundE, /*Exact=*/true);
     if (!Init.isValid() || !Bound.isValid())
       return;
     Polynomial One = Polynomial::constant(1);
@@ -645,6 +728,9 @@ public:
       } else if (const auto *Call = dyn_cast<CallExpr>(RHS)) {
         const FunctionDecl *FD = Call->getDirectCallee();
         if (!FD || Call->getNumArgs() != 2 || !FD->getIdentifier())
+          return false;
+        // Only the standard functions: a user's own `max` may compute anything.
+        if (!FD->isInStdNamespace() && !FD->getBuiltinID())
           return false;
         StringRef N = FD->getName();
         if (N == "max" || N == "fmax" || N == "fmaxf")
@@ -883,7 +969,18 @@ public:
   void walkAddressOf(const Expr *Sub, const UnaryOperator *At) {
     Sub = Sub->IgnoreParens();
     if (const auto *DR = dyn_cast<DeclRefExpr>(Sub)) {
+      if (const Frame *Owner = ownerFrame(DR)) {
+        const Frame *Saved = Cur;
+        Cur = Owner;
+        walkAddressOf(Sub, At);
+        Cur = Saved;
+        return;
+      }
       const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
+      if (VD && VD == RangeVar) {
+        walkRangeElement(DR, Use::ReadWrite);
+        return;
+      }
       if (VD && (Locals.count(VD) || Cur->Fn))
         return;
       if (VD && IVs.count(VD)) {
@@ -928,6 +1025,8 @@ public:
     if (K == OO_Call) {
       const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
       if (MD && MD->getParent()->isLambda()) {
+        // A mutable lambda changes its own captured copies: the lambda object is written.
+        walkExpr(Op->getArg(0), MD->isConst() ? Use::Read : Use::ReadWrite);
         walkCall(Op, MD, 1);
         return;
       }
@@ -949,6 +1048,13 @@ public:
                  Op->getBeginLoc(), "I/O here");
           return;
         }
+    }
+    // A member operator: the left operand is the object, as for a member call.
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+        MD && MD->isInstance() && !MD->getParent()->isInStdNamespace()) {
+      walkLValue(Op->getArg(0), MD->isConst() ? Use::Read : Use::ReadWrite, /*Partial=*/true);
+      walkCall(Op, MD, 1, /*BindThis=*/true);
+      return;
     }
     walkCall(Op, Op->getDirectCallee(), 0);
   }
@@ -1073,8 +1179,11 @@ public:
              CE->getBeginLoc(), "call here");
       return;
     }
-    if (isMathFunction(Name) && (FD->isInStdNamespace() || !FD->hasBody() ||
-                                 FD->getBuiltinID() != 0)) {
+    bool ByValue = llvm::all_of(FD->parameters(), [](const ParmVarDecl *P) {
+      return P->getType()->isArithmeticType();
+    });
+    if (isMathFunction(Name) && (FD->isInStdNamespace() || FD->getBuiltinID() != 0 ||
+                                 (!FD->hasBody() && ByValue))) {
       if (std::find(R.MathCalls.begin(), R.MathCalls.end(), Name) == R.MathCalls.end())
         R.MathCalls.push_back(Name);
       for (const Expr *A : CE->arguments())
@@ -1118,7 +1227,10 @@ public:
     Frame Callee;
     Callee.Parent = Cur;
     Callee.Fn = Def;
-    Callee.ThisBound = BindThis || (isa<CXXOperatorCallExpr>(CE) && FirstArg == 1);
+    // In a lambda, `this` is the enclosing object's, captured: not bound to the lambda object.
+    Callee.ThisBound = BindThis;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
+      Callee.ThisConst = BindThis && MD->isConst();
     unsigned NArgs = CE->getNumArgs();
     for (unsigned I = FirstArg, P = 0; I < NArgs && P < Def->getNumParams(); ++I, ++P) {
       const ParmVarDecl *PV = Def->getParamDecl(P);
@@ -1133,6 +1245,9 @@ public:
         Polynomial Pol = polyOf(A);
         if (Pol.isValid() && PV->getType()->isIntegerType())
           Callee.IntDefs[PV] = Pol;
+        Polynomial X = polyOf(A, /*Exact=*/true);
+        if (X.isValid() && PV->getType()->isIntegerType())
+          Callee.ExactDefs[PV] = X;
         Callee.Params[PV] = {A, Cur};
       }
     }
@@ -1162,13 +1277,21 @@ public:
     E = E->IgnoreParens();
     // Scalars and whole objects named directly.
     if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
-      walkDeclRef(DR, U);
+      walkDeclRef(DR, U, Partial);
       return;
     }
     // Member access: `this->x`, `s.x`, `a[i].x`, `p->x`.
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
       const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
       if (isa<CXXThisExpr>(Base)) {
+        if (Cur->ThisBound && Cur->ThisConst && U != Use::Read) {
+          refuse(RejectKind::CarriedScalar,
+                 "const member function '" + Cur->Fn->getNameAsString() +
+                     "' writes mutable member '" + ME->getMemberDecl()->getNameAsString() +
+                     "', which every iteration shares",
+                 ME->getBeginLoc(), "written here");
+          return;
+        }
         if (Cur->ThisBound)
           return; // the object's use was recorded at the call
         walkMember(ME, U);
@@ -1236,6 +1359,8 @@ public:
       return UO->getOpcode() == UO_Deref;
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       return isElementExpr(ME->getBase());
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      return RangeVar && DR->getDecl() == RangeVar && RangeVar->getType()->isReferenceType();
     return false;
   }
 
@@ -1257,10 +1382,36 @@ public:
     }
   }
 
-  void walkDeclRef(const DeclRefExpr *DR, Use U) {
+  /// A use of the element variable of the parallel range-based loop: element k of the range.
+  /// DR is null for the copy into a by-value element variable.
+  void walkRangeElement(const DeclRefExpr *DR, Use U, bool Partial = false) {
+    if (!RangeBase.Ok)
+      return;
+    Access A;
+    A.Key = RangeBase.Key;
+    A.Name = RangeBase.Name;
+    A.Decl = RangeBase.Decl;
+    A.BaseType = RangeBase.BaseType;
+    A.Subs = {Polynomial::variable(NormVars[0])};
+    const Expr *At = DR ? static_cast<const Expr *>(DR) : cast<CXXForRangeStmt>(R.Nest[0].Loop)->getRangeInit();
+    recordAccess(A, U, Partial, At);
+  }
+
+  void walkDeclRef(const DeclRefExpr *DR, Use U, bool Partial = false) {
     const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
     if (!VD)
       return; // functions, enumerators
+    if (const Frame *Owner = ownerFrame(DR)) {
+      const Frame *Saved = Cur;
+      Cur = Owner;
+      walkDeclRef(DR, U, Partial);
+      Cur = Saved;
+      return;
+    }
+    if (VD == RangeVar) {
+      walkRangeElement(DR, U, Partial);
+      return;
+    }
     // A parameter bound to a caller's reference or pointer: the use applies to the argument.
     if (auto It = Cur->Params.find(VD); It != Cur->Params.end()) {
       QualType PT = VD->getType();
@@ -1308,7 +1459,7 @@ public:
              DR->getBeginLoc(), "written here");
       return;
     }
-    if (VD->getType().isVolatileQualified()) {
+    if (VD->getType().getNonReferenceType().isVolatileQualified()) {
       refuse(RejectKind::UnsupportedConstruct, "'" + VD->getNameAsString() + "' is volatile",
              DR->getBeginLoc());
       return;
@@ -1354,8 +1505,10 @@ public:
         const Expr *B = AS->getBase()->IgnoreParens();
         if (const auto *ICE = dyn_cast<ImplicitCastExpr>(B);
             ICE && ICE->getCastKind() == CK_ArrayToPointerDecay) {
-          Base = ICE->getSubExpr();
-          continue; // multi-dimensional C array: keep peeling
+          Base = ICE->getSubExpr()->IgnoreParens();
+          if (isa<ArraySubscriptExpr>(Base))
+            continue; // multi-dimensional C array: keep peeling
+          break;      // the array itself
         }
         Base = B;
         break;
@@ -1438,6 +1591,13 @@ public:
       const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
       if (!VD)
         return P;
+      if (const Frame *Owner = ownerFrame(DR)) {
+        const Frame *Saved = Cur;
+        Cur = Owner;
+        P = resolvePointer(DR);
+        Cur = Saved;
+        return P;
+      }
       if (auto It = Cur->Params.find(VD); It != Cur->Params.end()) {
         const Frame *Saved = Cur;
         Cur = It->second.Caller;
@@ -1526,6 +1686,17 @@ public:
       const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
       if (!VD)
         return P;
+      if (const Frame *Owner = ownerFrame(DR)) {
+        const Frame *Saved = Cur;
+        Cur = Owner;
+        P = resolveObject(DR);
+        Cur = Saved;
+        return P;
+      }
+      if (VD == RangeVar) {
+        P.Key = "range-element";
+        return P; // an element used as an array: a container of containers
+      }
       if (auto It = Cur->Params.find(VD); It != Cur->Params.end()) {
         const Frame *Saved = Cur;
         Cur = It->second.Caller;
@@ -1613,7 +1784,12 @@ public:
   }
 
   // --- Polynomials --------------------------------------------------------------------------
-  Polynomial polyOf(const Expr *E) {
+
+  /// The subscript polynomial of E. Conversions that truncate make it invalid (they can map two
+  /// iterations to one element); a change of sign is kept, as address arithmetic wraps alike.
+  /// With Exact, the polynomial must also be E's value (for loop bounds, whose order matters):
+  /// conversions must keep every value and unsigned arithmetic, which may wrap, is refused.
+  Polynomial polyOf(const Expr *E, bool Exact = false) {
     if (!E)
       return Polynomial::invalid();
     E = E->IgnoreParens();
@@ -1622,22 +1798,39 @@ public:
       if (E->EvaluateAsInt(ER, Ctx) && ER.Val.getInt().getSignificantBits() <= 64)
         return Polynomial::constant(ER.Val.getInt().getSExtValue());
     }
-    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
-      return polyOf(ICE->getSubExpr());
-    if (const auto *CE = dyn_cast<CStyleCastExpr>(E))
-      return CE->getType()->isIntegerType() ? polyOf(CE->getSubExpr()) : Polynomial::invalid();
-    if (const auto *CE = dyn_cast<CXXStaticCastExpr>(E))
-      return CE->getType()->isIntegerType() ? polyOf(CE->getSubExpr()) : Polynomial::invalid();
+    if (const auto *CE = dyn_cast<CastExpr>(E)) {
+      const Expr *Sub = CE->getSubExpr();
+      switch (CE->getCastKind()) {
+      case CK_LValueToRValue:
+      case CK_NoOp:
+        return polyOf(Sub, Exact);
+      case CK_IntegralCast:
+        if (Exact ? preservesValue(Sub->getType(), CE->getType(), Ctx)
+                  : keepsDistinct(Sub->getType(), CE->getType(), Ctx))
+          return polyOf(Sub, Exact);
+        return Polynomial::invalid();
+      default:
+        return Polynomial::invalid();
+      }
+    }
     if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
       if (!VD)
         return Polynomial::invalid();
+      if (const Frame *Owner = ownerFrame(DR)) {
+        const Frame *Saved = Cur;
+        Cur = Owner;
+        Polynomial P = polyOf(E, Exact);
+        Cur = Saved;
+        return P;
+      }
       if (auto It = IVPolys.find(VD); It != IVPolys.end())
         return It->second;
       if (auto It = InnerVars.find(VD); It != InnerVars.end())
         return Polynomial::variable(It->second);
       for (const Frame *F = Cur; F; F = F->Parent) {
-        if (auto It = F->IntDefs.find(VD); It != F->IntDefs.end())
+        const auto &Defs = Exact ? F->ExactDefs : F->IntDefs;
+        if (auto It = Defs.find(VD); It != Defs.end())
           return It->second;
         if (F->Params.count(VD) || F->Fn == nullptr)
           break;
@@ -1645,7 +1838,7 @@ public:
       if (auto It = Cur->Params.find(VD); It != Cur->Params.end()) {
         const Frame *Saved = Cur;
         Cur = It->second.Caller;
-        Polynomial P = polyOf(It->second.Arg);
+        Polynomial P = polyOf(It->second.Arg, Exact);
         Cur = Saved;
         return P;
       }
@@ -1653,7 +1846,7 @@ public:
         return Polynomial::invalid();
       if (!VD->getType()->isIntegerType())
         return Polynomial::invalid();
-      // An outer integer: a symbol, valid only if the loop never writes it.
+      // An outer integer: a symbol. A loop that writes it is refused for that write.
       Symbols.insert(VD);
       return Polynomial::variable({VD, VD->getNameAsString(), false});
     }
@@ -1664,9 +1857,12 @@ public:
           return Polynomial::variable({FD, "this->" + FD->getNameAsString(), false});
       return Polynomial::invalid();
     }
+    bool Wraps = E->getType()->isUnsignedIntegerOrEnumerationType();
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-      Polynomial L = polyOf(BO->getLHS());
-      Polynomial Rr = polyOf(BO->getRHS());
+      if (Exact && Wraps)
+        return Polynomial::invalid();
+      Polynomial L = polyOf(BO->getLHS(), Exact);
+      Polynomial Rr = polyOf(BO->getRHS(), Exact);
       switch (BO->getOpcode()) {
       case BO_Add: return L + Rr;
       case BO_Sub: return L - Rr;
@@ -1679,12 +1875,29 @@ public:
       }
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-      if (UO->getOpcode() == UO_Minus)
-        return -polyOf(UO->getSubExpr());
+      if (UO->getOpcode() == UO_Minus && !(Exact && Wraps))
+        return -polyOf(UO->getSubExpr(), Exact);
       if (UO->getOpcode() == UO_Plus)
-        return polyOf(UO->getSubExpr());
+        return polyOf(UO->getSubExpr(), Exact);
     }
     return Polynomial::invalid();
+  }
+
+  /// Inside a lambda's body, a captured variable belongs to the frame of the function that
+  /// declares it (the loop's own frame for the loop's function). Null when it is not a capture.
+  const Frame *ownerFrame(const DeclRefExpr *DR) const {
+    if (!Cur || !Cur->Fn || !DR->refersToEnclosingVariableOrCapture())
+      return nullptr;
+    const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
+    if (!VD)
+      return nullptr;
+    const DeclContext *DC = VD->getParentFunctionOrMethod();
+    if (DC == Cur->Fn)
+      return nullptr;
+    const Frame *F = Cur->Parent;
+    while (F && F->Fn && F->Fn != DC)
+      F = F->Parent;
+    return F;
   }
 
   // State.
@@ -1702,6 +1915,8 @@ public:
   std::set<const VarDecl *> WrittenLocals;
   std::map<const VarDecl *, Binding> RefDefs;
   std::set<const VarDecl *> Symbols;
+  const VarDecl *RangeVar = nullptr; ///< Element variable of a parallel range-based loop.
+  PointerRef RangeBase;              ///< Its range.
   unsigned CondDepth = 0, BreakDepth = 0, CallDepth = 0;
   double Work = 1.0;
   double TotalWork = 0;
@@ -1773,6 +1988,7 @@ public:
     L.VarType = typeString(L.Var->getType().getUnqualifiedType(), Ctx);
     L.InitText = spell(InitE, Ctx);
     L.InitPoly = polyOfSimple(InitE);
+    L.InitValue = exactValue(InitE);
 
     const auto *Cond = dyn_cast_or_null<BinaryOperator>(
         F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
@@ -1809,6 +2025,8 @@ public:
     default: break;
     }
     L.BoundText = spell(BoundE, Ctx);
+    L.BoundValue = exactValue(BoundE);
+    CondExpr = Cond;
     // The comparison happens in the type both sides convert to.
     const Expr *VarSide = isVar(LHS, L.Var) ? LHS : RHS;
     L.CmpType = typeString(VarSide->getType().getUnqualifiedType(), Ctx);
@@ -1867,13 +2085,64 @@ public:
     return DR && DR->getDecl() == V;
   }
 
+  /// The value of a bound or an initial value as a polynomial over outer integer variables,
+  /// only where it is exact: conversions keep every value and no unsigned arithmetic (which
+  /// wraps, as in `n - 1` with n == 0) is involved. Invalid otherwise.
+  Polynomial exactValue(const Expr *E) {
+    E = E->IgnoreParens();
+    Expr::EvalResult ER;
+    if (!E->isValueDependent() && E->getType()->isIntegerType() && E->EvaluateAsInt(ER, Ctx)) {
+      const llvm::APSInt &V = ER.Val.getInt();
+      if (V.isSigned() ? V.getSignificantBits() <= 64 : V.getActiveBits() <= 63)
+        return Polynomial::constant(V.getExtValue());
+      return Polynomial::invalid();
+    }
+    if (const auto *CE = dyn_cast<CastExpr>(E)) {
+      if (CE->getCastKind() == CK_LValueToRValue || CE->getCastKind() == CK_NoOp)
+        return exactValue(CE->getSubExpr());
+      if (CE->getCastKind() == CK_IntegralCast &&
+          preservesValue(CE->getSubExpr()->getType(), CE->getType(), Ctx))
+        return exactValue(CE->getSubExpr());
+      return Polynomial::invalid();
+    }
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()); VD && VD->getType()->isIntegerType())
+        return Polynomial::variable({VD, VD->getNameAsString(), false});
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && ME->getType()->isIntegerType())
+        if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+          return Polynomial::variable({FD, "this->" + FD->getNameAsString(), false});
+    if (!E->getType()->isSignedIntegerType())
+      return Polynomial::invalid();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      Polynomial A = exactValue(BO->getLHS()), B = exactValue(BO->getRHS());
+      if (BO->getOpcode() == BO_Add) return A + B;
+      if (BO->getOpcode() == BO_Sub) return A - B;
+      if (BO->getOpcode() == BO_Mul) return A * B;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Minus)
+      return -exactValue(UO->getSubExpr());
+    return Polynomial::invalid();
+  }
+
   /// Polynomial of a bound or step: constants and outer integer variables only.
   Polynomial polyOfSimple(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
     Expr::EvalResult ER;
-    if (!E->isValueDependent() && E->EvaluateAsInt(ER, Ctx) &&
+    if (!E->isValueDependent() && E->getType()->isIntegerType() && E->EvaluateAsInt(ER, Ctx) &&
         ER.Val.getInt().getSignificantBits() <= 64)
       return Polynomial::constant(ER.Val.getInt().getSExtValue());
+    E = E->IgnoreParens();
+    if (const auto *CE = dyn_cast<CastExpr>(E)) {
+      if (CE->getCastKind() == CK_LValueToRValue || CE->getCastKind() == CK_NoOp ||
+          (CE->getCastKind() == CK_IntegralCast &&
+           keepsDistinct(CE->getSubExpr()->getType(), CE->getType(), Ctx)))
+        return polyOfSimple(CE->getSubExpr());
+      return Polynomial::invalid();
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && ME->getType()->isIntegerType())
+        if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+          return Polynomial::variable({FD, "this->" + FD->getNameAsString(), false});
     if (const auto *DR = dyn_cast<DeclRefExpr>(E))
       if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()); VD && VD->getType()->isIntegerType())
         return Polynomial::variable({VD, VD->getNameAsString(), false});
@@ -1890,6 +2159,44 @@ public:
 
   const Expr *BoundExpr = nullptr;
   const Expr *StepExpr = nullptr;
+  const Expr *CondExpr = nullptr;
+
+  /// A constant step must move the induction variable towards the bound, and the condition
+  /// must be able to become false; otherwise the loop only ends by overflow or wrap-around.
+  bool checkDirection(const ForStmt *F, const CanonicalLoop &L) {
+    SourceLocation CondLoc = CondExpr ? CondExpr->getBeginLoc() : F->getForLoc();
+    std::optional<int64_t> S = L.StepPoly.asConstant();
+    if (S && *S == 0) {
+      refuse("the step is zero, so the loop never ends", StepExpr ? StepExpr->getBeginLoc()
+                                                                  : F->getForLoc(),
+             "step here");
+      return false;
+    }
+    if (S && L.Cmp != LoopCmp::NE) {
+      bool Up = *S > 0;
+      bool Less = L.Cmp == LoopCmp::LT || L.Cmp == LoopCmp::LE;
+      if (Up != Less) {
+        refuse("induction variable '" + L.VarName + "' moves away from the bound: it " +
+                   (Up ? "increases" : "decreases") + " while the condition needs it to " +
+                   (Up ? "decrease" : "increase"),
+               CondLoc, "condition here");
+        return false;
+      }
+    }
+    if (L.Cmp == LoopCmp::GE && CondExpr && BoundExpr) {
+      const auto *Cmp = cast<BinaryOperator>(CondExpr);
+      QualType CT = Cmp->getLHS()->getType();
+      Expr::EvalResult ER;
+      if (CT->isUnsignedIntegerType() && !BoundExpr->isValueDependent() &&
+          BoundExpr->EvaluateAsInt(ER, Ctx) && ER.Val.getInt().isZero()) {
+        refuse("the condition '" + spell(CondExpr, Ctx) + "' is always true for unsigned '" +
+                   L.VarName + "', so the loop only ends by wrapping around",
+               CondLoc, "condition here");
+        return false;
+      }
+    }
+    return true;
+  }
 
 private:
   ASTContext &Ctx;
@@ -1923,6 +2230,30 @@ void collectVars(const Stmt *S, std::set<const ValueDecl *> &Out, bool &SideEffe
 }
 
 } // namespace
+
+/// An upper bound of the normalized iteration k (0 <= k < trip) as a polynomial: from exact
+/// bounds where the step is a constant (k*|step| <= span), else an opaque trip-count symbol.
+/// An over-approximation is sound: ranges only ever prove accesses apart.
+Polynomial lastIteration(const CanonicalLoop &L) {
+  Polynomial Opaque =
+      Polynomial::variable({&L, "__clx_trip", false}) - Polynomial::constant(1);
+  std::optional<int64_t> S = L.StepPoly.asConstant();
+  if (L.RangeFor || !S || *S == 0 || !L.BoundValue.isValid() || !L.InitValue.isValid())
+    return Opaque;
+  Polynomial One = Polynomial::constant(1);
+  Polynomial Hi;
+  if (*S > 0 && L.Cmp == LoopCmp::LT)
+    Hi = L.BoundValue - L.InitValue - One;
+  else if (*S > 0 && L.Cmp == LoopCmp::LE)
+    Hi = L.BoundValue - L.InitValue;
+  else if (*S < 0 && L.Cmp == LoopCmp::GT)
+    Hi = L.InitValue - L.BoundValue - One;
+  else if (*S < 0 && L.Cmp == LoopCmp::GE)
+    Hi = L.InitValue - L.BoundValue;
+  else
+    return Opaque; // `!=` may wrap around for unsigned types
+  return Hi.isValid() ? Hi : Opaque;
+}
 
 // --- The analysis -----------------------------------------------------------------------------
 
@@ -2003,7 +2334,7 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
         return R;
       }
       CanonicalLoop L;
-      if (!Canon.check(F, L))
+      if (!Canon.check(F, L) || !Canon.checkDirection(F, L))
         return R;
       Fors.push_back(F);
       Bounds.push_back(Canon.BoundExpr);
@@ -2139,8 +2470,8 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
                                "'reduce(" + CIt->second->Op + ": " + Name +
                                    ")' does not match the loop, which combines '" + Name +
                                    "' with '" + Op + "'",
-                               S.Updates.front().second->getBeginLoc(), "update here",
-                               "reduce(" + Op + ": " + Name + ")"});
+                               S.Updates.front().second->getBeginLoc(),
+                               "updated here; write 'reduce(" + Op + ": " + Name + ")'", ""});
           continue;
         }
       } else if (IsFloat && (Op == "+" || Op == "*")) {
@@ -2184,10 +2515,13 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
   }
   for (const ReduceClause &RC : Clauses.Reductions)
     if (!ClauseUsed.count(RC.Var)) {
-      bool Known = false;
+      // A variable the loop writes in another way is refused above; one it only reads or
+      // never names is a mistake in the clause.
+      bool Written = false;
       for (const auto &[VD, S] : W.Scalars)
-        Known |= VD->getNameAsString() == RC.Var;
-      if (!Known)
+        Written |= VD->getNameAsString() == RC.Var && (!S.Writes.empty() || !S.Updates.empty() ||
+                                                       S.Escapes);
+      if (!Written)
         R.Reasons.push_back({RejectKind::ReduceClause,
                              "'reduce' names '" + RC.Var + "', which the loop does not update",
                              RC.Loc, "", ""});
@@ -2237,6 +2571,11 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
   for (const Access &A : W.Accesses) {
     auto [It, New] = RegionOf.emplace(A.Key, R.Regions.size());
     if (New) {
+      if (isBitVector(A.BaseType))
+        Refuse(RejectKind::UnsupportedConstruct,
+               "'" + A.Name + "' is a std::vector<bool>, whose elements are bits packed into "
+               "shared words",
+               A.Loc, "access here");
       Region Reg;
       Reg.Name = A.Name;
       QualType T = A.BaseType.getNonReferenceType();
@@ -2285,9 +2624,7 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
   // Delinearize, then test every write against every access of the same region.
   RangeMap Ranges = W.ranges();
   for (size_t L = 0; L < NormVars.size(); ++L)
-    Ranges[NormVars[L].Key] = PolyRange{Polynomial::constant(0),
-                                        Polynomial::variable({&NormVars[L], "__clx_trip", false}) -
-                                            Polynomial::constant(1)};
+    Ranges[NormVars[L].Key] = PolyRange{Polynomial::constant(0), lastIteration(R.Nest[L])};
   for (size_t RI = 0; RI < R.Regions.size(); ++RI) {
     Region &Reg = R.Regions[RI];
     std::vector<std::vector<Polynomial>> Subs;
@@ -2381,6 +2718,8 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
         if (Res.Kind == DepKind::Dependent && Res.Distance)
           Msg += " (dependence distance " +
                  std::to_string(*Res.Distance < 0 ? -*Res.Distance : *Res.Distance) + ")";
+        else if (Res.Kind == DepKind::Dependent && !Res.Why.empty())
+          Msg += ": " + Res.Why;
         else if (Res.Kind == DepKind::Unknown)
           Msg = "'" + Reg.Name + "' may be written in one iteration and " +
                 (As[J]->Write ? "written" : "read") + " in another: " + Res.Why;

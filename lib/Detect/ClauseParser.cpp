@@ -23,8 +23,9 @@ std::string clustrix::closestMatch(llvm::StringRef Word, llvm::ArrayRef<llvm::St
   unsigned Best = ~0u;
   std::string BestName;
   for (llvm::StringRef C : Candidates) {
+    // edit_distance answers MaxEditDistance + 1 for anything farther.
     unsigned D = Word.edit_distance(C, /*AllowReplacements=*/true, /*MaxEditDistance=*/3);
-    if (D < Best && D <= std::max<size_t>(1, C.size() / 3)) {
+    if (D <= 3 && D < Best && D <= std::max<size_t>(1, C.size() / 3)) {
       Best = D;
       BestName = C.str();
     }
@@ -110,8 +111,11 @@ private:
     }
     V = static_cast<int64_t>(U);
     if (V < Min || V > Max) {
-      error(loc(), "'" + Clause.str() + "' must be between " + std::to_string(Min) + " and " +
-                       std::to_string(Max) + ", found " + std::to_string(V));
+      error(loc(), "'" + Clause.str() + "' must be " +
+                       (Max == INT64_MAX ? "at least " + std::to_string(Min)
+                                         : "between " + std::to_string(Min) + " and " +
+                                               std::to_string(Max)) +
+                       ", found " + std::to_string(V));
       return false;
     }
     ++Pos;

@@ -344,8 +344,15 @@ void PipelineConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
   std::map<unsigned, Annotation *> ByNext, ByBegin;
   for (Annotation *A : Valid) {
-    if (A->NextLoc.isValid())
-      ByNext[A->NextLoc.getRawEncoding()] = A;
+    if (A->NextLoc.isValid()) {
+      auto [It, New] = ByNext.emplace(A->NextLoc.getRawEncoding(), A);
+      if (!New) {
+        // `[[cluster::gpu_parallel]] [[cluster::gpu_parallel]] for ...`: the first one counts.
+        error(A->NameLoc, "duplicate 'cluster::gpu_parallel' attribute on the same statement");
+        A->Matched = true;
+        continue;
+      }
+    }
     ByBegin[A->Begin.getRawEncoding()] = A;
   }
   FileRewriter FR(SM, Ctx.getLangOpts(),
@@ -437,6 +444,15 @@ void PipelineConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     if (I.Result.Accepted)
       Accepted.push_back(&I);
   }
+
+  // Diagnostics in source order, each with its notes.
+  std::stable_sort(Out.Diags.begin(), Out.Diags.end(),
+                   [&](const PendingDiag &A, const PendingDiag &B) {
+                     if (A.Loc.isInvalid() || B.Loc.isInvalid())
+                       return A.Loc.isValid() && B.Loc.isInvalid();
+                     return SM.isBeforeInTranslationUnit(SM.getFileLoc(A.Loc),
+                                                         SM.getFileLoc(B.Loc));
+                   });
 
   // Rewrite: blank every attribute, then replace the accepted loops.
   for (Annotation &A : Anns)

@@ -81,6 +81,9 @@ struct CanonicalLoop {
   std::string RangeText;
   std::string ElemDeclText; ///< e.g. "auto &x"
   Polynomial InitPoly, StepPoly; ///< Step: signed step (negative for -=); invalid if unknown.
+  /// Exact values of the initial value and the bound (no wrapping conversion or arithmetic);
+  /// invalid when not known exactly. They bound the iteration range for the dependence test.
+  Polynomial InitValue, BoundValue;
 };
 
 /// Access classification of a region.
