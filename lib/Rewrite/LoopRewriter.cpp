@@ -440,6 +440,12 @@ std::string FileRewriter::generate(const Annotation &A, const Stmt *Loop, const 
      << "    __clx_args.TripCount = __clx_trip.Count;\n"
      << "    __clx_args.Host = &::clustrix::rt::chunkThunk<decltype(__clx_chunk)>;\n"
      << "    __clx_args.HostEnv = &__clx_chunk;\n";
+  if (N > 1) {
+    OS << "    __clx_args.BoxAlign = 1";
+    for (size_t L = 1; L < N; ++L)
+      OS << " * __clx_trip" << L << ".Count";
+    OS << ";\n";
+  }
   if (!R.Regions.empty())
     OS << "    __clx_args.Boxes = &::clustrix::rt::boxThunk<decltype(__clx_boxes)>;\n"
        << "    __clx_args.BoxEnv = &__clx_boxes;\n";

@@ -9,7 +9,10 @@
 #include "clustrix/Driver/Pipeline.h"
 #include "clustrix/Support/Version.h"
 
+#include "clang/Basic/DiagnosticSema.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/Tooling.h"
 
@@ -43,6 +46,37 @@ static llvm::cl::opt<bool> Stdout("stdout", llvm::cl::desc("Write the result to 
                                   llvm::cl::cat(Category));
 
 namespace {
+/// Drops clang's "unknown attribute ignored" warning for `cluster::` attributes, which this tool
+/// handles (in the plugin, the compile sees the rewritten text, which has none). Every other
+/// diagnostic, other unknown attributes included, goes through.
+class ClusterAttributeFilter : public DiagnosticConsumer {
+public:
+  explicit ClusterAttributeFilter(DiagnosticOptions *Opts)
+      : Printer(llvm::errs(), Opts) {}
+  void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
+    Printer.BeginSourceFile(LO, PP);
+  }
+  void EndSourceFile() override { Printer.EndSourceFile(); }
+  void finish() override { Printer.finish(); }
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    if (Info.getID() == diag::warn_unknown_attribute_ignored && Info.hasSourceManager() &&
+        Info.getLocation().isValid()) {
+      const SourceManager &SM = Info.getSourceManager();
+      llvm::StringRef Text = SM.getCharacterData(SM.getSpellingLoc(Info.getLocation()));
+      if (Text.starts_with("cluster")) {
+        Text = Text.drop_front(7).ltrim(" \t");
+        if (Text.starts_with(":"))
+          return;
+      }
+    }
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    Printer.HandleDiagnostic(Level, Info);
+  }
+
+private:
+  TextDiagnosticPrinter Printer;
+};
+
 struct Result {
   std::vector<LoopRecord> Records;
   bool Failed = false;
@@ -131,6 +165,9 @@ int main(int argc, const char **argv) {
     return 2;
   }
   ClangTool Tool(Parser->getCompilations(), Files);
+  llvm::IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts = new DiagnosticOptions();
+  ClusterAttributeFilter Filter(DiagOpts.get());
+  Tool.setDiagnosticConsumer(&Filter);
   Result Res;
   RewriteFactory Factory(Opts, Res, Files.size());
   int RC = Tool.run(&Factory);

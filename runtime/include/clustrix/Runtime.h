@@ -19,7 +19,7 @@
 #include <type_traits>
 #include <utility>
 
-#define CLUSTRIX_RT_ABI_VERSION 1
+#define CLUSTRIX_RT_ABI_VERSION 2
 
 namespace clustrix {
 namespace rt {
@@ -137,6 +137,10 @@ struct LoopArgs {
   uint32_t NumAppends;
   const void *const *Scalars; ///< Addresses of the kernel's scalar parameters.
   uint32_t NumScalars;
+  /// When greater than 1, boxes are exact only for ranges that start and end on multiples of
+  /// BoxAlign (a collapsed nest, where BoxAlign is the product of the inner trip counts): the
+  /// planner then cuts chunks on such multiples, so that every chunk covers whole rows.
+  uint64_t BoxAlign;
 };
 
 /// Result of runLoop.

@@ -170,5 +170,21 @@ bool splitForMemory(uint64_t Lo, uint64_t Hi,
   return true;
 }
 
+Plan planAligned(Schedule S, uint64_t TripCount, uint64_t Align, const std::vector<double> &Weights,
+                 uint64_t ChunkSize) {
+  uint64_t Rows = TripCount / Align + (TripCount % Align != 0);
+  uint64_t RowChunk = ChunkSize == 0 ? 0 : std::max<uint64_t>(1, (ChunkSize + Align - 1) / Align);
+  unsigned Lanes = static_cast<unsigned>(Weights.size());
+  Plan P = S == Schedule::Block    ? planBlock(Rows, Weights)
+           : S == Schedule::Cyclic ? planCyclic(Rows, Lanes, RowChunk)
+                                   : planDynamic(Rows, Lanes, RowChunk);
+  for (Chunk &C : P.Chunks) {
+    C.Lo *= Align;
+    C.Hi = std::min(C.Hi * Align, TripCount);
+  }
+  P.ChunkSize *= Align;
+  return P;
+}
+
 } // namespace rt
 } // namespace clustrix

@@ -69,6 +69,12 @@ Plan planBlock(uint64_t TripCount, const std::vector<double> &Weights);
 Plan planCyclic(uint64_t TripCount, unsigned NumLanes, uint64_t ChunkSize);
 /// Dynamic plan: chunks of ChunkSize, taken by whichever lane is free.
 Plan planDynamic(uint64_t TripCount, unsigned NumLanes, uint64_t ChunkSize);
+
+/// Plans on whole multiples of Align (the rows of a collapsed nest): Plan(ceil(Trip/Align)
+/// rows) scaled by Align, the last chunk ending at TripCount. ChunkSize is in iterations and is
+/// rounded up to whole rows.
+Plan planAligned(Schedule S, uint64_t TripCount, uint64_t Align, const std::vector<double> &Weights,
+                 uint64_t ChunkSize);
 /// The chunk size used when none is given: about eight chunks per lane for dynamic, one round
 /// of a few chunks per lane for cyclic, never below one.
 uint64_t defaultChunkSize(Schedule S, uint64_t TripCount, unsigned NumLanes);

@@ -336,7 +336,13 @@ RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
   Usable.resize(D.NumLanes); // GPUs come first in a lane set, so they are kept
 
   Plan P;
-  if (D.Sched == Schedule::Block) {
+  uint64_t Align = Args.BoxAlign;
+  if (Align > 1 && Trip / Align >= Usable.size()) {
+    std::vector<double> W;
+    for (const Lane *L : Usable)
+      W.push_back(L->Weight);
+    P = planAligned(D.Sched, Trip, Align, W, D.ChunkSize);
+  } else if (D.Sched == Schedule::Block) {
     std::vector<double> W;
     W.reserve(Usable.size());
     for (const Lane *L : Usable)

@@ -162,3 +162,23 @@ TEST(PlannerTest, MemorySplitKeepsEachPieceWithinBudget) {
 }
 
 } // namespace
+
+// A collapsed nest of 7 rows x 10 columns (70 iterations, the last row short when the trip count
+// is not a multiple): every chunk starts and ends on a row, and all iterations are covered once.
+TEST(PlannerTest, AlignedPlansCutOnWholeRows) {
+  for (Schedule S : {Schedule::Block, Schedule::Cyclic, Schedule::Dynamic})
+    for (uint64_t Trip : {70ull, 65ull, 10ull}) {
+      Plan P = planAligned(S, Trip, 10, {1.0, 1.0, 2.0}, S == Schedule::Block ? 0 : 15);
+      std::vector<int> Seen(Trip, 0);
+      for (const Chunk &C : P.Chunks) {
+        EXPECT_EQ(C.Lo % 10, 0u) << "chunk starts inside a row";
+        EXPECT_TRUE(C.Hi % 10 == 0 || C.Hi == Trip) << "chunk ends inside a row";
+        for (uint64_t I = C.Lo; I < C.Hi; ++I)
+          ++Seen[I];
+      }
+      for (uint64_t I = 0; I < Trip; ++I)
+        ASSERT_EQ(Seen[I], 1) << "iteration " << I << " of " << Trip;
+      if (S != Schedule::Block)
+        EXPECT_EQ(P.ChunkSize % 10, 0u); // 15 iterations round up to 2 rows
+    }
+}
