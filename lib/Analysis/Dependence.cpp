@@ -75,9 +75,7 @@ std::optional<std::vector<Polynomial>> clustrix::delinearize(const Polynomial &P
   Polynomial R = P - Q * Polynomial::variable(*S);
   if (!Q.isValid() || !R.isValid() || R.mentions(S->Key))
     return std::nullopt;
-  // Q may still hold S (S*S*i): then the split is not a row-major one.
-  if (Q.mentions(S->Key))
-    return std::nullopt;
+  // Q may still hold S (k*S*S + i*S + j): the recursion splits it again.
   std::optional<PolyRange> RR = symbolicRange(R, Ranges);
   if (!RR)
     return std::nullopt;

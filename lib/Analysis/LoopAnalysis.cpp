@@ -305,17 +305,18 @@ public:
     case Stmt::WhileStmtClass:
     case Stmt::DoStmtClass: {
       R.Score += 5;
-      Work *= 16;
       ++BreakDepth;
       ++CondDepth;
+      double Before = Work;
       for (const Stmt *C : S->children())
         if (C && isa<Expr>(C))
           walkExpr(cast<Expr>(C), Use::Read);
         else
           walkStmt(C);
+      // The body runs an unknown number of times: count it as UnknownTrips.
+      Work = Before + (Work - Before) * UnknownTrips;
       --CondDepth;
       --BreakDepth;
-      Work /= 16;
       return;
     }
     case Stmt::CXXForRangeStmtClass: {
@@ -521,7 +522,7 @@ public:
     // Register the inner loop variable's range when the inner loop is canonical.
     const VarDecl *IV = nullptr;
     std::optional<PolyRange> Range;
-    double Trips = 16;
+    double Trips = UnknownTrips;
     innerRange(F, IV, Range, Trips);
     if (IV && Range) {
       PolyVar V{IV, IV->getNameAsString(), true};
@@ -534,10 +535,10 @@ public:
       walkExpr(F->getCond(), Use::Read);
     if (F->getInc())
       walkExpr(F->getInc(), Use::Read);
-    double Saved = Work;
-    Work *= Trips;
+    // The body's work counts once per inner iteration.
+    double Before = Work;
     walkStmt(F->getBody());
-    Work = Saved;
+    Work = Before + (Work - Before) * Trips;
     --CondDepth;
     --BreakDepth;
   }
@@ -1918,6 +1919,8 @@ public:
   const VarDecl *RangeVar = nullptr; ///< Element variable of a parallel range-based loop.
   PointerRef RangeBase;              ///< Its range.
   unsigned CondDepth = 0, BreakDepth = 0, CallDepth = 0;
+  /// Iterations assumed for an inner loop whose trip count is not a constant.
+  static constexpr double UnknownTrips = 16;
   double Work = 1.0;
   double TotalWork = 0;
 

@@ -124,12 +124,18 @@ void outermostLoops(const Stmt *S, std::vector<const Stmt *> &Out) {
 
 class PipelineConsumer : public ASTConsumer {
 public:
-  PipelineConsumer(CompilerInstance &CI, PipelineOptions Opts, PipelineOutput &Out)
-      : CI(CI), Opts(Opts), Out(Out), Attrs(CI.getPreprocessor()) {
+  PipelineConsumer(CompilerInstance &CI, PipelineOptions Opts, PipelineOutput &Out,
+                   AnalysisAction::DoneFn Done)
+      : CI(CI), Opts(Opts), Out(Out), Done(std::move(Done)), Attrs(CI.getPreprocessor()) {
     Attrs.install();
   }
 
-  void HandleTranslationUnit(ASTContext &Ctx) override;
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    run(Ctx);
+    // Still inside the parse: the diagnostic client is alive (it ends before the action does).
+    if (Done)
+      Done(CI, Out);
+  }
 
 private:
   struct Item {
@@ -142,6 +148,7 @@ private:
     unsigned Begin = 0, End = 0;
   };
 
+  void run(ASTContext &Ctx);
   void error(SourceLocation L, std::string Msg, std::vector<PendingFixIt> Fix = {}) {
     Out.Diags.push_back({DiagnosticsEngine::Error, L, std::move(Msg), std::move(Fix), {}});
     ++Out.Errors;
@@ -154,6 +161,7 @@ private:
   CompilerInstance &CI;
   PipelineOptions Opts;
   PipelineOutput &Out;
+  AnalysisAction::DoneFn Done;
   AttributeCollector Attrs;
 };
 
@@ -297,7 +305,7 @@ void PipelineConsumer::decide(ASTContext &Ctx, Item &I) {
   Out.Diags.push_back(refusalDiag(I, Level));
 }
 
-void PipelineConsumer::HandleTranslationUnit(ASTContext &Ctx) {
+void PipelineConsumer::run(ASTContext &Ctx) {
   SourceManager &SM = Ctx.getSourceManager();
   std::vector<Annotation> &Anns = Attrs.annotations();
   if (Anns.empty())
@@ -469,10 +477,5 @@ void PipelineConsumer::HandleTranslationUnit(ASTContext &Ctx) {
 
 std::unique_ptr<ASTConsumer> AnalysisAction::CreateASTConsumer(CompilerInstance &CI,
                                                                llvm::StringRef) {
-  return std::make_unique<PipelineConsumer>(CI, Opts, Out);
-}
-
-void AnalysisAction::EndSourceFileAction() {
-  if (Done)
-    Done(getCompilerInstance(), Out);
+  return std::make_unique<PipelineConsumer>(CI, Opts, Out, Done);
 }

@@ -45,7 +45,8 @@ bool mayContainAnnotations(llvm::StringRef Text);
 /// The frontend action of the analysis parse. The caller owns Out.
 class AnalysisAction : public clang::ASTFrontendAction {
 public:
-  /// Called at the end of the analysis parse, while its SourceManager is alive.
+  /// Called at the end of the analysis parse (also when the code had errors), while its
+  /// SourceManager and diagnostic client are alive.
   using DoneFn = std::function<void(clang::CompilerInstance &, PipelineOutput &)>;
   AnalysisAction(PipelineOptions Opts, PipelineOutput &Out, DoneFn Done = nullptr)
       : Opts(Opts), Out(Out), Done(std::move(Done)) {}
@@ -53,7 +54,6 @@ public:
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         llvm::StringRef InFile) override;
-  void EndSourceFileAction() override;
 
 private:
   PipelineOptions Opts;
