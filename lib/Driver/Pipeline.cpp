@@ -130,6 +130,13 @@ public:
     Attrs.install();
   }
 
+  /// The analysis never follows calls into system headers (they are refused or known math), so
+  /// their bodies need not be parsed. Clang itself keeps constexpr functions and functions with
+  /// deduced return types.
+  bool shouldSkipFunctionBody(Decl *D) override {
+    return CI.getSourceManager().isInSystemHeader(D->getLocation());
+  }
+
   void HandleTranslationUnit(ASTContext &Ctx) override {
     run(Ctx);
     // Still inside the parse: the diagnostic client is alive (it ends before the action does).
@@ -477,5 +484,7 @@ void PipelineConsumer::run(ASTContext &Ctx) {
 
 std::unique_ptr<ASTConsumer> AnalysisAction::CreateASTConsumer(CompilerInstance &CI,
                                                                llvm::StringRef) {
+  // Read by ASTFrontendAction::ExecuteAction after this; the consumer decides which bodies.
+  CI.getFrontendOpts().SkipFunctionBodies = true;
   return std::make_unique<PipelineConsumer>(CI, Opts, Out, Done);
 }

@@ -148,19 +148,19 @@ const char *scheduleName(ScheduleKind S) {
 /// C++ text of a polynomial evaluated as an interval, given the names of the loop variables'
 /// intervals.
 std::string ivalExpr(const Polynomial &P, const std::map<const void *, std::string> &VarIval) {
-  std::string S = "::clustrix::rt::ivalOf(0)";
+  std::string S;
   for (const auto &[M, C] : P.terms()) {
-    std::string T = "::clustrix::rt::ivalOf(" + std::to_string(C) + "ll)";
+    std::string T = C == 1 && !M.empty() ? "" : "::clustrix::rt::ivalOf(" + std::to_string(C) + "ll)";
     for (const PolyVar &V : M) {
       auto It = VarIval.find(V.Key);
       std::string F = It != VarIval.end()
                           ? It->second
                           : "::clustrix::rt::ivalOf(static_cast<std::int64_t>(" + V.Name + "))";
-      T = "::clustrix::rt::ivalMul(" + T + ", " + F + ")";
+      T = T.empty() ? F : "::clustrix::rt::ivalMul(" + T + ", " + F + ")";
     }
-    S = "::clustrix::rt::ivalAdd(" + S + ", " + T + ")";
+    S = S.empty() ? T : "::clustrix::rt::ivalAdd(" + S + ", " + T + ")";
   }
-  return S;
+  return S.empty() ? "::clustrix::rt::ivalOf(0)" : S;
 }
 } // namespace
 
