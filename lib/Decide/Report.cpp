@@ -58,6 +58,8 @@ std::string clustrix::renderReport(const std::vector<LoopRecord> &Records) {
                                        {"score", R.Score},
                                        {"level", R.Level},
                                        {"work_per_iteration", R.WorkPerIter},
+                                       {"gpu", R.GPU},
+                                       {"gpu_reason", R.GPUReason},
                                        {"regions", std::move(Regions)},
                                        {"reductions", std::move(Reds)},
                                        {"appends", std::move(Apps)}});

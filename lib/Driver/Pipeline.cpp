@@ -8,6 +8,7 @@
 #include "clustrix/Driver/Pipeline.h"
 #include "clustrix/Detect/AttributeCollector.h"
 #include "clustrix/Detect/ClauseParser.h"
+#include "clustrix/Rewrite/KernelEmitter.h"
 #include "clustrix/Rewrite/LoopRewriter.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -152,6 +153,7 @@ private:
     bool Automatic = false;
     LoopClauses Clauses;
     LoopResult Result;
+    Kernel GPU;
     unsigned Begin = 0, End = 0;
   };
 
@@ -185,6 +187,16 @@ const FunctionDecl *PipelineConsumer::enclosingFunction(ASTContext &Ctx, const S
       return LE->getCallOperator();
   }
   return nullptr;
+}
+
+/// A kernel name unique in the program: the file's hash, the loop's line and column.
+std::string kernelName(const SourceManager &SM, const Stmt *Loop) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loop->getBeginLoc()));
+  char Buf[96];
+  snprintf(Buf, sizeof Buf, "clustrix_kernel_%08x_%u_%u",
+           unsigned(fnv1a64(P.isValid() ? P.getFilename() : "") & 0xffffffffu),
+           P.isValid() ? P.getLine() : 0, P.isValid() ? P.getColumn() : 0);
+  return Buf;
 }
 
 std::string joinNames(const std::vector<std::string> &Names) {
@@ -278,6 +290,8 @@ void PipelineConsumer::decide(ASTContext &Ctx, Item &I) {
   Rec.Score = I.Result.Score;
   Rec.Level = I.Result.Level;
   Rec.WorkPerIter = I.Result.WorkPerIter;
+  Rec.GPU = I.GPU.Ok;
+  Rec.GPUReason = I.GPU.Reason;
   for (const RejectReason &X : I.Result.Reasons) {
     ReportReason RR{rejectKindName(X.Kind), X.Message, X.Suggestion, 0, 0};
     if (X.Loc.isValid()) {
@@ -290,9 +304,13 @@ void PipelineConsumer::decide(ASTContext &Ctx, Item &I) {
   Out.Records.push_back(std::move(Rec));
 
   if (I.Result.Accepted) {
-    if (Opts.Diags.Remarks)
-      Out.Diags.push_back(
-          {DiagnosticsEngine::Remark, I.Loop->getBeginLoc(), acceptedText(I), {}, {}});
+    if (Opts.Diags.Remarks) {
+      PendingDiag D{DiagnosticsEngine::Remark, I.Loop->getBeginLoc(), acceptedText(I), {}, {}};
+      if (!I.GPU.Ok)
+        D.Notes.push_back({DiagnosticsEngine::Note, I.Loop->getBeginLoc(),
+                           "no GPU form, the loop runs on CPU devices: " + I.GPU.Reason, {}, {}});
+      Out.Diags.push_back(std::move(D));
+    }
     return;
   }
   bool Quiet = I.Automatic || I.Result.Reasons.front().Kind == RejectKind::Disabled;
@@ -455,6 +473,8 @@ void PipelineConsumer::run(ASTContext &Ctx) {
     } else {
       I.Result = Analyzer.analyze(I.Loop, I.Clauses, I.Fn);
     }
+    if (I.Result.Accepted)
+      I.GPU = emitKernel(Ctx, I.Loop, I.Result, kernelName(SM, I.Loop));
     decide(Ctx, I);
     if (I.Result.Accepted)
       Accepted.push_back(&I);
@@ -472,8 +492,11 @@ void PipelineConsumer::run(ASTContext &Ctx) {
   // Rewrite: blank every attribute, then replace the accepted loops.
   for (Annotation &A : Anns)
     FR.blankAttribute(A);
-  for (const Item *I : Accepted)
-    FR.rewriteLoop(*I->Ann, I->Loop, I->Result, I->Clauses, "", "");
+  for (const Item *I : Accepted) {
+    FR.rewriteLoop(*I->Ann, I->Loop, I->Result, I->Clauses, I->GPU);
+    if (I->GPU.Ok)
+      Out.Kernels.push_back({I->GPU.Name, I->GPU.Source});
+  }
   if (FR.changed()) {
     Out.Changed = true;
     Out.Rewritten = FR.result();

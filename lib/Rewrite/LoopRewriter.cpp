@@ -209,16 +209,22 @@ std::string FileRewriter::boxCode(const LoopResult &R) const {
   }
   for (size_t RI = 0; RI < R.Regions.size(); ++RI) {
     const Region &Reg = R.Regions[RI];
-    std::string Base = Reg.IsContainer ? "(" + Reg.Name + ").data()" : "(" + Reg.Name + ")";
-    std::string Elem = Reg.Name;
-    size_t Depth = std::max<size_t>(1, Reg.ConstDims.size());
-    std::string ElemExpr = "(" + Reg.Name + ")";
-    for (size_t D = 0; D < Depth; ++D)
-      ElemExpr += "[0]";
+    // A pointer to element (0, ..., 0), taken in an evaluated statement: nvcc's front end
+    // rejects `this` in sizeof inside a lambda.
+    std::string Elem;
+    if (Reg.IsContainer)
+      Elem = "(" + Reg.Name + ").data()";
+    else if (!Reg.ConstDims.empty()) {
+      Elem = "&(" + Reg.Name + ")";
+      for (size_t D = 0; D < Reg.ConstDims.size(); ++D)
+        Elem += "[0]";
+    } else
+      Elem = "(" + Reg.Name + ")";
     unsigned Rank = std::min<unsigned>(3, Reg.Rank);
     OS << "      {\n        ::clustrix::rt::Box &__clx_b = __clx_out[" << RI << "];\n"
-       << "        __clx_b.Base = (void *)" << Base << ";\n"
-       << "        __clx_b.ElemSize = sizeof(" << ElemExpr << ");\n";
+       << "        auto *__clx_p = " << Elem << ";\n"
+       << "        __clx_b.Base = (void *)__clx_p;\n"
+       << "        __clx_b.ElemSize = sizeof(*__clx_p);\n";
     // Extents.
     for (unsigned D = 0; D < 3; ++D) {
       std::string E = "-1";
@@ -269,8 +275,7 @@ std::string FileRewriter::boxCode(const LoopResult &R) const {
 }
 
 void FileRewriter::rewriteLoop(const Annotation &A, const Stmt *Loop, const LoopResult &R,
-                               const LoopClauses &C, const std::string &KernelName,
-                               const std::string &KernelSource) {
+                               const LoopClauses &C, const Kernel &K) {
   auto [LoopBegin, LoopEnd] = rangeOf(Loop);
   // An explicit attribute is replaced with its loop; in automatic mode the attribute is on the
   // function and only the loop is replaced.
@@ -280,17 +285,14 @@ void FileRewriter::rewriteLoop(const Annotation &A, const Stmt *Loop, const Loop
     CharSourceRange AR = SM.getExpansionRange(SourceRange(A.Begin, A.End));
     Begin = SM.getFileOffset(AR.getBegin());
   }
-  std::string Text = generate(A, Loop, R, C, KernelName, KernelSource, LoopBegin, LoopEnd);
+  std::string Text = generate(Loop, R, C, K, LoopBegin, LoopEnd);
   Edits.push_back({Begin, LoopEnd - Begin, std::move(Text)});
   Changed = true;
   NeedsRuntime = true;
 }
 
-std::string FileRewriter::generate(const Annotation &A, const Stmt *Loop, const LoopResult &R,
-                                   const LoopClauses &C, const std::string &KernelName,
-                                   const std::string &KernelSource, unsigned LoopBegin,
-                                   unsigned LoopEnd) {
-  (void)A;
+std::string FileRewriter::generate(const Stmt *Loop, const LoopResult &R, const LoopClauses &C,
+                                   const Kernel &K, unsigned LoopBegin, unsigned LoopEnd) {
   std::string S;
   llvm::raw_string_ostream OS(S);
   SourceLocation ForLoc = SM.getComposedLoc(Main, LoopBegin);
@@ -299,33 +301,6 @@ std::string FileRewriter::generate(const Annotation &A, const Stmt *Loop, const 
   const CanonicalLoop &L0 = R.Nest[0];
 
   OS << "{ /* clustrix: loop at line " << Line << " runs through libclustrix_rt */\n";
-  // What the compiler proved.
-  if (!R.Regions.empty()) {
-    OS << "  static const ::clustrix::rt::RegionInfo __clx_regions[] = {";
-    for (size_t I = 0; I < R.Regions.size(); ++I) {
-      const Region &Reg = R.Regions[I];
-      unsigned Acc = ((Reg.Access & RegionRead) ? 1 : 0) | ((Reg.Access & RegionWrite) ? 2 : 0);
-      OS << (I ? ", " : "") << "{" << cStringLiteral(Reg.Name) << ", " << Acc << ", "
-         << std::min<unsigned>(3, Reg.Rank) << ", " << (Reg.FullWrite ? 1 : 0) << ", "
-         << (Reg.MayAlias ? 1 : 0) << "}";
-    }
-    OS << "};\n";
-  }
-  bool Disabled = C.Enable && !*C.Enable;
-  char Work[32];
-  snprintf(Work, sizeof Work, "%.1f", R.WorkPerIter);
-  OS << "  static const ::clustrix::rt::LoopInfo __clx_info = {CLUSTRIX_RT_ABI_VERSION, "
-     << cStringLiteral(PresumedName) << ", " << Line << ", " << Col
-     << ", ::clustrix::rt::Schedule::" << scheduleName(C.Schedule) << ", " << C.ChunkSize << ", "
-     << (C.MaxDevices ? *C.MaxDevices : 0) << ", " << (C.MinIters ? *C.MinIters : 0) << ", "
-     << R.Level << ", " << R.Score << ", " << Work << ", " << (Disabled ? 1 : 0) << ", "
-     << (R.Regions.empty() ? "nullptr" : "__clx_regions") << ", " << R.Regions.size() << ", ";
-  if (KernelSource.empty())
-    OS << "nullptr, nullptr, 0, nullptr, 0};\n";
-  else
-    OS << cStringLiteral(KernelName) << ", __clx_kernel_src, " << fnv1a64(KernelSource)
-       << "ull, nullptr, 0};\n";
-
   // The iteration space, evaluated once as the serial loop evaluates it.
   if (L0.RangeFor) {
     OS << "  auto &&__clx_range = (" << L0.RangeText << ");\n"
@@ -358,7 +333,45 @@ std::string FileRewriter::generate(const Annotation &A, const Stmt *Loop, const 
   OS << "__clx_trip0";
   for (size_t L = 1; L < N; ++L)
     OS << ", __clx_trip" << L << ")";
-  OS << ";\n  bool __clx_ran = false;\n  if (__clx_trip.Ok) {\n";
+  OS << ";\n";
+  // What the compiler proved.
+  if (!R.Regions.empty()) {
+    OS << "  static const ::clustrix::rt::RegionInfo __clx_regions[] = {";
+    for (size_t I = 0; I < R.Regions.size(); ++I) {
+      const Region &Reg = R.Regions[I];
+      unsigned Acc = ((Reg.Access & RegionRead) ? 1 : 0) | ((Reg.Access & RegionWrite) ? 2 : 0);
+      OS << (I ? ", " : "") << "{" << cStringLiteral(Reg.Name) << ", " << Acc << ", "
+         << std::min<unsigned>(3, Reg.Rank) << ", " << (Reg.FullWrite ? 1 : 0) << ", "
+         << (Reg.MayAlias ? 1 : 0) << "}";
+    }
+    OS << "};\n";
+  }
+  if (K.Ok) {
+    OS << "  static const char __clx_kernel_src[] = " << cStringLiteral(K.Source) << ";\n"
+       << "  static const ::clustrix::rt::KernelParam __clx_params[] = {";
+    static const char *const Kinds[] = {"Lo", "Hi", "Region", "Scalar", "Partial"};
+    for (size_t I = 0; I < K.Args.size(); ++I)
+      OS << (I ? ", " : "") << "{::clustrix::rt::KernelParamKind::" << Kinds[K.Args[I].K] << ", "
+         << K.Args[I].Index << ", "
+         << K.Args[I].Size << "}";
+    OS << "};\n";
+  }
+  bool Disabled = C.Enable && !*C.Enable;
+  char Work[32];
+  snprintf(Work, sizeof Work, "%.1f", R.WorkPerIter);
+  OS << "  static const ::clustrix::rt::LoopInfo __clx_info = {CLUSTRIX_RT_ABI_VERSION, "
+     << cStringLiteral(PresumedName) << ", " << Line << ", " << Col
+     << ", ::clustrix::rt::Schedule::" << scheduleName(C.Schedule) << ", " << C.ChunkSize << ", "
+     << (C.MaxDevices ? *C.MaxDevices : 0) << ", " << (C.MinIters ? *C.MinIters : 0) << ", "
+     << R.Level << ", " << R.Score << ", " << Work << ", " << (Disabled ? 1 : 0) << ", "
+     << (R.Regions.empty() ? "nullptr" : "__clx_regions") << ", " << R.Regions.size() << ", ";
+  if (!K.Ok)
+    OS << "nullptr, nullptr, 0, nullptr, 0};\n";
+  else
+    OS << cStringLiteral(K.Name) << ", __clx_kernel_src, " << fnv1a64(K.Source)
+       << "ull, __clx_params, " << K.Args.size() << "};\n";
+
+  OS << "  bool __clx_ran = false;\n  if (__clx_trip.Ok) {\n";
 
   for (size_t I = 0; I < R.Reductions.size(); ++I)
     OS << "    using __clx_r" << I << "_t = std::remove_reference_t<decltype("
@@ -436,6 +449,16 @@ std::string FileRewriter::generate(const Annotation &A, const Stmt *Loop, const 
     OS << "    auto __clx_boxes = [&](std::uint64_t __clx_lo, std::uint64_t __clx_hi, "
           "::clustrix::rt::Box *__clx_out) {\n"
        << boxCode(R) << "    };\n";
+  if (K.Ok && K.NumScalars) {
+    OS << "    const void *const __clx_scalars[] = {";
+    bool First = true;
+    for (const KernelArg &A : K.Args)
+      if (A.K == KernelArg::Scalar) {
+        OS << (First ? "" : ", ") << "&" << A.Expr;
+        First = false;
+      }
+    OS << "};\n";
+  }
   OS << "    ::clustrix::rt::LoopArgs __clx_args{};\n"
      << "    __clx_args.TripCount = __clx_trip.Count;\n"
      << "    __clx_args.Host = &::clustrix::rt::chunkThunk<decltype(__clx_chunk)>;\n"
@@ -454,6 +477,9 @@ std::string FileRewriter::generate(const Annotation &A, const Stmt *Loop, const 
        << R.Reductions.size() << ";\n";
   if (!R.Appends.empty())
     OS << "    __clx_args.Appends = __clx_apps;\n    __clx_args.NumAppends = " << R.Appends.size()
+       << ";\n";
+  if (K.Ok && K.NumScalars)
+    OS << "    __clx_args.Scalars = __clx_scalars;\n    __clx_args.NumScalars = " << K.NumScalars
        << ";\n";
   OS << "    __clx_ran = ::clustrix::rt::runLoop(__clx_info, __clx_args) == "
         "::clustrix::rt::RunStatus::Done;\n  }\n";

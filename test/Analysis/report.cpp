@@ -41,6 +41,8 @@ void refused(int n, double *a) {
 // CHECK-NEXT:     "decision": "accepted",
 // CHECK-NEXT:     "file": "{{.*}}report.cpp",
 // CHECK-NEXT:     "function": "accepted",
+// CHECK-NEXT:     "gpu": false,
+// CHECK-NEXT:     "gpu_reason": "ordered appends run on CPU devices",
 // CHECK-NEXT:     "level": 1,
 // CHECK-NEXT:     "line": 14,
 // CHECK-NEXT:     "reasons": [],

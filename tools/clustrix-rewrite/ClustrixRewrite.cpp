@@ -42,6 +42,10 @@ static llvm::cl::opt<std::string> Refusals(
 static llvm::cl::opt<unsigned>
     MaxLevel("max-level", llvm::cl::desc("Refuse loops above this complexity level (1-5)"),
              llvm::cl::init(5), llvm::cl::cat(Category));
+static llvm::cl::opt<std::string> KernelsDir(
+    "kernels-dir",
+    llvm::cl::desc("Also write each loop's CUDA kernel text to <dir>/<kernel>.cu"),
+    llvm::cl::value_desc("dir"), llvm::cl::cat(Category));
 static llvm::cl::opt<bool> Stdout("stdout", llvm::cl::desc("Write the result to standard output"),
                                   llvm::cl::cat(Category));
 
@@ -105,6 +109,25 @@ private:
       Res.Failed = true;
       O = PipelineOutput();
       return;
+    }
+    if (!KernelsDir.empty()) {
+      if (std::error_code EC = llvm::sys::fs::create_directories(KernelsDir)) {
+        llvm::errs() << "clustrix-rewrite: cannot create '" << KernelsDir << "': " << EC.message()
+                     << "\n";
+        Res.Failed = true;
+      }
+      for (const auto &[Name, Source] : O.Kernels) {
+        llvm::SmallString<256> P(KernelsDir.getValue());
+        llvm::sys::path::append(P, Name + ".cu");
+        std::error_code EC;
+        llvm::raw_fd_ostream KS(P, EC, llvm::sys::fs::OF_Text);
+        if (EC) {
+          llvm::errs() << "clustrix-rewrite: cannot write '" << P << "': " << EC.message() << "\n";
+          Res.Failed = true;
+          continue;
+        }
+        KS << Source;
+      }
     }
     std::string Text = O.Changed ? O.Rewritten : SM.getBufferData(SM.getMainFileID()).str();
     O = PipelineOutput();

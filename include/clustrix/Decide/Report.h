@@ -38,6 +38,8 @@ struct LoopRecord {
   unsigned Collapse = 1;
   unsigned Score = 0, Level = 0;
   double WorkPerIter = 0;
+  bool GPU = false;       ///< The loop has a GPU form (kernel text).
+  std::string GPUReason;  ///< Why not, when it has none.
 };
 
 /// Renders the records as a JSON document.

@@ -33,6 +33,8 @@ struct PipelineOutput {
   std::vector<PendingDiag> Diags;
   std::vector<LoopRecord> Records;
   std::string Rewritten; ///< The new main file; empty when nothing changed.
+  /// Kernel texts of the accepted loops that have a GPU form: (name, CUDA source).
+  std::vector<std::pair<std::string, std::string>> Kernels;
   bool Changed = false;
   bool SourceHadErrors = false; ///< The code itself did not compile; nothing was rewritten.
   unsigned Errors = 0;          ///< Clustrix errors among Diags.

@@ -11,6 +11,7 @@
 
 #include "clustrix/Analysis/LoopAnalysis.h"
 #include "clustrix/Detect/Annotation.h"
+#include "clustrix/Rewrite/KernelEmitter.h"
 
 #include "clang/Basic/SourceManager.h"
 
@@ -29,8 +30,7 @@ public:
   void blankAttribute(const Annotation &A);
   /// Replaces an accepted loop. Call after all blankAttribute calls.
   void rewriteLoop(const Annotation &A, const clang::Stmt *Loop, const LoopResult &R,
-                   const LoopClauses &C, const std::string &KernelName,
-                   const std::string &KernelSource);
+                   const LoopClauses &C, const Kernel &K);
   /// Whether anything changed.
   bool changed() const { return Changed; }
   /// The rewritten file.
@@ -47,9 +47,8 @@ private:
   std::string cleanText(unsigned Begin, unsigned End) const;
   std::string lineDirective(unsigned Offset) const;
   unsigned offsetOf(clang::SourceLocation L) const;
-  std::string generate(const Annotation &A, const clang::Stmt *Loop, const LoopResult &R,
-                       const LoopClauses &C, const std::string &KernelName,
-                       const std::string &KernelSource, unsigned LoopBegin, unsigned LoopEnd);
+  std::string generate(const clang::Stmt *Loop, const LoopResult &R, const LoopClauses &C,
+                       const Kernel &K, unsigned LoopBegin, unsigned LoopEnd);
   std::string boxCode(const LoopResult &R) const;
 
   const clang::SourceManager &SM;

@@ -1,0 +1,48 @@
+//===- clustrix/Rewrite/KernelEmitter.h - CUDA kernel text -----*- C++ -*-===//
+//
+// The GPU form of an accepted loop: CUDA C++ source text for NVRTC (and nvcc) with one
+// `extern "C" __global__` kernel that runs normalized iterations [Lo, Hi) with a grid-stride
+// loop, following the kernel contract of docs/descriptor.md. The called functions are cloned as
+// `__device__` functions, the record types they need are copied before them, and standard math
+// calls lose their `std::` qualifier (CUDA's device math library has the same names). A loop the
+// emitter cannot express (ordered appends, lambdas, container methods, ...) has no GPU form and
+// runs on CPU devices; the reason is reported.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_REWRITE_KERNELEMITTER_H
+#define CLUSTRIX_REWRITE_KERNELEMITTER_H
+
+#include "clustrix/Analysis/LoopAnalysis.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <string>
+#include <vector>
+
+namespace clustrix {
+
+/// One kernel parameter as the host code passes it.
+struct KernelArg {
+  enum Kind { Lo, Hi, Region, Scalar, Partial } K;
+  unsigned Index = 0;  ///< Region or reduction index; for scalars, the index in Scalars.
+  std::string Expr;    ///< For scalars: the host expression whose address is passed.
+  uint64_t Size = 0;   ///< For scalars: the size in bytes of the parameter's type.
+};
+
+/// The GPU form of one loop, or why there is none.
+struct Kernel {
+  bool Ok = false;
+  std::string Reason;             ///< Why there is no GPU form.
+  std::string Name;               ///< extern "C" name.
+  std::string Source;             ///< CUDA C++ text.
+  std::vector<KernelArg> Args;    ///< In parameter order.
+  unsigned NumScalars = 0;
+};
+
+/// Builds the GPU form of an accepted loop.
+Kernel emitKernel(clang::ASTContext &Ctx, const clang::Stmt *Loop, const LoopResult &R,
+                  const std::string &Name);
+
+} // namespace clustrix
+
+#endif // CLUSTRIX_REWRITE_KERNELEMITTER_H
