@@ -335,8 +335,17 @@ void PipelineConsumer::run(ASTContext &Ctx) {
   std::vector<Annotation> &Anns = Attrs.annotations();
   if (Anns.empty())
     return;
+  OptionalFileEntryRef MainFile = SM.getFileEntryRefForID(SM.getMainFileID());
+  FileRewriter FR(SM, Ctx.getLangOpts(), MainFile ? MainFile->getName().str() : "<stdin>");
   if (CI.getDiagnostics().hasErrorOccurred()) {
+    // Nothing is analyzed in code that does not compile, but the attributes are still taken
+    // out, so that the compile reports the code's errors and nothing about `cluster::`.
     Out.SourceHadErrors = true;
+    for (Annotation &A : Anns)
+      FR.blankAttribute(A);
+    Out.Changed = FR.changed();
+    if (Out.Changed)
+      Out.Rewritten = FR.result();
     return;
   }
 
@@ -388,10 +397,6 @@ void PipelineConsumer::run(ASTContext &Ctx) {
     }
     ByBegin[A->Begin.getRawEncoding()] = A;
   }
-  FileRewriter FR(SM, Ctx.getLangOpts(),
-                  SM.getFileEntryRefForID(SM.getMainFileID())
-                      ? SM.getFileEntryRefForID(SM.getMainFileID())->getName().str()
-                      : "<stdin>");
   std::vector<Item> Items;
   std::map<const Stmt *, bool> Explicit;
   for (Stmt *S : C.Loops) {
