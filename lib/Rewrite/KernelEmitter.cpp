@@ -438,7 +438,7 @@ Kernel clustrix::emitKernel(ASTContext &Ctx, const Stmt *Loop, const LoopResult 
        << QualType(Ctx.getPointerDiffType()).getAsString() << " ptrdiff_t; typedef "
        << QualType(Ctx.getIntPtrType()).getAsString() << " intptr_t; typedef "
        << Ctx.getUIntPtrType().getAsString() << " uintptr_t;\n}\n"
-       << "namespace std { using namespace ::__clx_std; }\nusing namespace ::__clx_std;\n";
+       << "namespace std { using namespace __clx_std; }\nusing namespace __clx_std;\n";
   }
   for (size_t L = 0; L < R.Nest.size(); ++L) {
     const CanonicalLoop &CL = R.Nest[L];

@@ -287,6 +287,8 @@ void FileRewriter::rewriteLoop(const Annotation &A, const Stmt *Loop, const Loop
   }
   std::string Text = generate(Loop, R, C, K, LoopBegin, LoopEnd);
   Edits.push_back({Begin, LoopEnd - Begin, std::move(Text)});
+  if (K.Ok)
+    AheadOfTime.push_back(&K);
   Changed = true;
   NeedsRuntime = true;
 }
@@ -528,5 +530,22 @@ std::string FileRewriter::result() const {
     Pos = E.Offset + E.Length;
   }
   Out += Clean.substr(Pos);
+  if (!AheadOfTime.empty()) {
+    // Built by nvcc, the file also compiles each kernel ahead of time, in a namespace of its own
+    // (the kernel text carries copies of the user's types and functions), and registers a getter
+    // for its handle: the runtime then needs no NVRTC for it.
+    Out += "\n#if defined(__CUDACC__) && !defined(CLUSTRIX_NO_AOT)\n";
+    for (size_t I = 0; I < AheadOfTime.size(); ++I) {
+      const Kernel &K = *AheadOfTime[I];
+      Out += "namespace __clx_aot_" + std::to_string(I) + " {\n" + K.Source +
+             "static void *__clx_get() {\n  cudaKernel_t K = nullptr;\n"
+             "  return cudaGetKernel(&K, (const void *)&" + K.Name +
+             ") == cudaSuccess ? (void *)K : nullptr;\n}\n"
+             "static const bool __clx_registered = (::clustrix::rt::registerKernelGetter(" +
+             cStringLiteral(K.Name) + ", " + std::to_string(fnv1a64(K.Source)) +
+             "ull, &__clx_get), true);\n} // namespace __clx_aot_" + std::to_string(I) + "\n";
+    }
+    Out += "#endif\n";
+  }
   return Out;
 }

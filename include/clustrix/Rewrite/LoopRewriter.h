@@ -58,6 +58,8 @@ private:
   std::string Original;
   std::string Clean; ///< Original with all attributes blanked.
   std::vector<Edit> Edits;
+  /// Kernels that nvcc compiles ahead of time when it builds the rewritten file.
+  std::vector<const Kernel *> AheadOfTime;
   bool Changed = false;
   bool NeedsRuntime = false;
 };

@@ -159,6 +159,12 @@ RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args);
 void registerKernelImage(const char *KernelName, uint64_t KernelHash, const void *Image,
                          size_t Size);
 
+/// Registers a kernel that nvcc compiled into the program: Getter returns its
+/// context-independent handle (a cudaKernel_t from cudaGetKernel), or null when the CUDA runtime
+/// cannot give one. It is called only when the kernel is first needed, so that programs that
+/// never reach a GPU never initialize CUDA. Preferred to images and to NVRTC.
+void registerKernelGetter(const char *KernelName, uint64_t KernelHash, void *(*Getter)());
+
 //===----------------------------------------------------------------------===//
 // Helpers used by generated code. Header-only so that they inline into the chunk functions.
 //===----------------------------------------------------------------------===//

@@ -100,6 +100,22 @@ bool kernelFor(const DriverApi &Api, DeviceState &S, const LoopInfo &Info, const
     F = It->second;
     return true;
   }
+  // A kernel nvcc compiled into the program: its context-independent handle, resolved for this
+  // device's context (the primary one, which the CUDA runtime shares).
+  if (auto Getter = findKernelGetter(Info.KernelName, Info.KernelHash);
+      Getter && Api.cuKernelGetFunction) {
+    if (void *Handle = Getter()) {
+      std::string Ignored;
+      if (CLUSTRIX_CU(Api, Ignored,
+                      cuKernelGetFunction(&F, static_cast<CUkernel>(Handle)))) {
+        if (logEnabled(LogLevel::Debug))
+          logLine(LogLevel::Debug, loopLocation(Info) + ": " + Info.KernelName +
+                                       " compiled ahead of time by nvcc");
+        S.Kernels[Key] = F;
+        return true;
+      }
+    }
+  }
   std::vector<char> Built;
   const void *Image = nullptr;
   KernelImage Registered = findKernelImage(Info.KernelName, Info.KernelHash);

@@ -4,6 +4,7 @@
 #include "CUDA/DynamicLibrary.h"
 
 #include <cstdlib>
+#include <dlfcn.h>
 
 namespace clustrix {
 namespace rt {
@@ -39,6 +40,9 @@ DriverApi DriverApi::load(const std::string &Path) {
   resolveSymbol(Lib, Api.cuModuleLoadData, "cuModuleLoadData", Path, Api.Error);
   resolveSymbol(Lib, Api.cuModuleUnload, "cuModuleUnload", Path, Api.Error);
   resolveSymbol(Lib, Api.cuModuleGetFunction, "cuModuleGetFunction", Path, Api.Error);
+  // Optional: present from CUDA 12 on.
+  Api.cuKernelGetFunction =
+      reinterpret_cast<decltype(Api.cuKernelGetFunction)>(::dlsym(Lib, "cuKernelGetFunction"));
   resolveSymbol(Lib, Api.cuLaunchKernel, "cuLaunchKernel", Path, Api.Error);
   resolveSymbol(Lib, Api.cuGetErrorName, "cuGetErrorName", Path, Api.Error);
   resolveSymbol(Lib, Api.cuGetErrorString, "cuGetErrorString", Path, Api.Error);

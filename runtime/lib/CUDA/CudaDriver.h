@@ -23,6 +23,7 @@ using CUcontext = struct CUctx_st *;
 using CUstream = struct CUstream_st *;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
+using CUkernel = struct CUkern_st *;
 using CUarray = struct CUarray_st *;
 
 enum : int {
@@ -96,6 +97,8 @@ struct DriverApi {
   CUresult (*cuModuleLoadData)(CUmodule *, const void *) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *) = nullptr;
+  /// CUDA 12 and later; null on older drivers (ahead-of-time kernels then fall back to NVRTC).
+  CUresult (*cuKernelGetFunction)(CUfunction *, CUkernel) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, CUstream, void **, void **) = nullptr;
   CUresult (*cuGetErrorName)(CUresult, const char **) = nullptr;

@@ -18,6 +18,7 @@ namespace {
 struct Registry {
   std::mutex M;
   std::map<std::pair<std::string, uint64_t>, KernelImage> Images;
+  std::map<std::pair<std::string, uint64_t>, void *(*)()> Getters;
 };
 Registry &registry() {
   static Registry *R = new Registry();
@@ -34,7 +35,24 @@ KernelImage findKernelImage(const char *Name, uint64_t Hash) {
   return It == R.Images.end() ? KernelImage{} : It->second;
 }
 
+void *(*findKernelGetter(const char *Name, uint64_t Hash))() {
+  if (!Name)
+    return nullptr;
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.M);
+  auto It = R.Getters.find({Name, Hash});
+  return It == R.Getters.end() ? nullptr : It->second;
+}
+
 } // namespace cuda
+
+void registerKernelGetter(const char *KernelName, uint64_t KernelHash, void *(*Getter)()) {
+  if (!KernelName || !Getter)
+    return;
+  cuda::Registry &R = cuda::registry();
+  std::lock_guard<std::mutex> G(R.M);
+  R.Getters[{KernelName, KernelHash}] = Getter;
+}
 
 void registerKernelImage(const char *KernelName, uint64_t KernelHash, const void *Image,
                          size_t Size) {

@@ -23,6 +23,9 @@ struct KernelImage {
 /// The image registered for (Name, Hash); Data is null when there is none.
 KernelImage findKernelImage(const char *Name, uint64_t Hash);
 
+/// The kernel getter registered for (Name, Hash) by an nvcc-built source; null when none.
+void *(*findKernelGetter(const char *Name, uint64_t Hash))();
+
 } // namespace cuda
 } // namespace rt
 } // namespace clustrix

@@ -178,7 +178,8 @@ TEST(PlannerTest, AlignedPlansCutOnWholeRows) {
       }
       for (uint64_t I = 0; I < Trip; ++I)
         ASSERT_EQ(Seen[I], 1) << "iteration " << I << " of " << Trip;
-      if (S != Schedule::Block)
+      if (S != Schedule::Block) {
         EXPECT_EQ(P.ChunkSize % 10, 0u); // 15 iterations round up to 2 rows
+      }
     }
 }
