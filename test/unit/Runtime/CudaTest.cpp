@@ -2,6 +2,7 @@
 #include "CUDA/CudaBackend.h"
 #include "CUDA/CudaDriver.h"
 #include "CUDA/KernelCache.h"
+#include "CUDA/KernelRegistry.h"
 #include "CUDA/Nvrtc.h"
 
 #include <gtest/gtest.h>
@@ -198,3 +199,22 @@ TEST(CudaTest, DefaultCacheDirectoryFollowsXdg) {
 }
 
 } // namespace
+
+// nvcc-built sources register a getter per kernel; the backend finds it by name and hash only.
+static int GetterCalls = 0;
+static void *fakeKernelHandle() {
+  ++GetterCalls;
+  return reinterpret_cast<void *>(0x1234);
+}
+
+TEST(CudaTest, KernelGettersAreFoundByNameAndHash) {
+  clustrix::rt::registerKernelGetter("clustrix_kernel_test_1_1", 42, &fakeKernelHandle);
+  clustrix::rt::registerKernelGetter(nullptr, 42, &fakeKernelHandle); // ignored
+  clustrix::rt::registerKernelGetter("clustrix_kernel_test_2_1", 42, nullptr); // ignored
+  EXPECT_EQ(clustrix::rt::cuda::findKernelGetter("clustrix_kernel_test_1_1", 42),
+            &fakeKernelHandle);
+  EXPECT_EQ(clustrix::rt::cuda::findKernelGetter("clustrix_kernel_test_1_1", 43), nullptr);
+  EXPECT_EQ(clustrix::rt::cuda::findKernelGetter("clustrix_kernel_test_2_1", 42), nullptr);
+  EXPECT_EQ(clustrix::rt::cuda::findKernelGetter(nullptr, 42), nullptr);
+  EXPECT_EQ(GetterCalls, 0); // looking up never calls the getter
+}
