@@ -267,6 +267,15 @@ public:
     Cur = nullptr;
   }
 
+  /// Evaluates Body with Cur set to F: the frame a caller's argument or a captured name belongs to.
+  template <class Fn> auto inFrame(const Frame *F, Fn &&Body) {
+    const Frame *Saved = Cur;
+    Cur = F;
+    auto Result = Body();
+    Cur = Saved;
+    return Result;
+  }
+
   // --- Statements ---------------------------------------------------------------------------
   void walkStmt(const Stmt *S) {
     if (!S)
@@ -971,10 +980,7 @@ public:
     Sub = Sub->IgnoreParens();
     if (const auto *DR = dyn_cast<DeclRefExpr>(Sub)) {
       if (const Frame *Owner = ownerFrame(DR)) {
-        const Frame *Saved = Cur;
-        Cur = Owner;
-        walkAddressOf(Sub, At);
-        Cur = Saved;
+        inFrame(Owner, [&] { walkAddressOf(Sub, At); return 0; });
         return;
       }
       const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
@@ -1403,10 +1409,7 @@ public:
     if (!VD)
       return; // functions, enumerators
     if (const Frame *Owner = ownerFrame(DR)) {
-      const Frame *Saved = Cur;
-      Cur = Owner;
-      walkDeclRef(DR, U, Partial);
-      Cur = Saved;
+      inFrame(Owner, [&] { walkDeclRef(DR, U, Partial); return 0; });
       return;
     }
     if (VD == RangeVar) {
@@ -1417,10 +1420,7 @@ public:
     if (auto It = Cur->Params.find(VD); It != Cur->Params.end()) {
       QualType PT = VD->getType();
       if (PT->isReferenceType()) {
-        const Frame *Saved = Cur;
-        Cur = It->second.Caller;
-        walkLValue(It->second.Arg, U);
-        Cur = Saved;
+        inFrame(It->second.Caller, [&] { walkLValue(It->second.Arg, U); return 0; });
         return;
       }
       if (U != Use::Read && !PT->isReferenceType())
@@ -1428,10 +1428,7 @@ public:
       return;
     }
     if (auto It = RefDefs.find(VD); It != RefDefs.end() && Locals.count(VD)) {
-      const Frame *Saved = Cur;
-      Cur = It->second.Caller;
-      walkLValue(It->second.Arg, U);
-      Cur = Saved;
+      inFrame(It->second.Caller, [&] { walkLValue(It->second.Arg, U); return 0; });
       return;
     }
     if (IVs.count(VD)) {
@@ -1593,25 +1590,16 @@ public:
       if (!VD)
         return P;
       if (const Frame *Owner = ownerFrame(DR)) {
-        const Frame *Saved = Cur;
-        Cur = Owner;
-        P = resolvePointer(DR);
-        Cur = Saved;
+        P = inFrame(Owner, [&] { return resolvePointer(DR); });
         return P;
       }
       if (auto It = Cur->Params.find(VD); It != Cur->Params.end()) {
-        const Frame *Saved = Cur;
-        Cur = It->second.Caller;
-        P = resolvePointer(It->second.Arg);
-        Cur = Saved;
+        P = inFrame(It->second.Caller, [&] { return resolvePointer(It->second.Arg); });
         return P;
       }
       for (const Frame *F = Cur; F; F = F->Parent)
         if (auto It = F->PtrDefs.find(VD); It != F->PtrDefs.end()) {
-          const Frame *Saved = Cur;
-          Cur = It->second.Caller;
-          P = resolvePointer(It->second.Arg);
-          Cur = Saved;
+          P = inFrame(It->second.Caller, [&] { return resolvePointer(It->second.Arg); });
           return P;
         }
       if (Locals.count(VD) || (Cur->Fn && VD->hasLocalStorage())) {
@@ -1688,10 +1676,7 @@ public:
       if (!VD)
         return P;
       if (const Frame *Owner = ownerFrame(DR)) {
-        const Frame *Saved = Cur;
-        Cur = Owner;
-        P = resolveObject(DR);
-        Cur = Saved;
+        P = inFrame(Owner, [&] { return resolveObject(DR); });
         return P;
       }
       if (VD == RangeVar) {
@@ -1709,10 +1694,7 @@ public:
         return P;
       }
       if (auto It = RefDefs.find(VD); It != RefDefs.end() && Locals.count(VD)) {
-        const Frame *Saved = Cur;
-        Cur = It->second.Caller;
-        P = resolveObject(It->second.Arg);
-        Cur = Saved;
+        P = inFrame(It->second.Caller, [&] { return resolveObject(It->second.Arg); });
         return P;
       }
       if (Locals.count(VD) || (Cur->Fn && VD->hasLocalStorage())) {
@@ -1819,10 +1801,7 @@ public:
       if (!VD)
         return Polynomial::invalid();
       if (const Frame *Owner = ownerFrame(DR)) {
-        const Frame *Saved = Cur;
-        Cur = Owner;
-        Polynomial P = polyOf(E, Exact);
-        Cur = Saved;
+        Polynomial P = inFrame(Owner, [&] { return polyOf(E, Exact); });
         return P;
       }
       if (auto It = IVPolys.find(VD); It != IVPolys.end())
@@ -1837,10 +1816,7 @@ public:
           break;
       }
       if (auto It = Cur->Params.find(VD); It != Cur->Params.end()) {
-        const Frame *Saved = Cur;
-        Cur = It->second.Caller;
-        Polynomial P = polyOf(It->second.Arg, Exact);
-        Cur = Saved;
+        Polynomial P = inFrame(It->second.Caller, [&] { return polyOf(It->second.Arg, Exact); });
         return P;
       }
       if (Locals.count(VD) || Cur->Fn)
