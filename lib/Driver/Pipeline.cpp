@@ -338,14 +338,10 @@ void PipelineConsumer::run(ASTContext &Ctx) {
   OptionalFileEntryRef MainFile = SM.getFileEntryRefForID(SM.getMainFileID());
   FileRewriter FR(SM, Ctx.getLangOpts(), MainFile ? MainFile->getName().str() : "<stdin>");
   if (CI.getDiagnostics().hasErrorOccurred()) {
-    // Nothing is analyzed in code that does not compile, but the attributes are still taken
-    // out, so that the compile reports the code's errors and nothing about `cluster::`.
+    // Code that does not compile is neither analyzed nor changed: taking the attributes out
+    // could hide the error itself (a broken bracket inside one, an attribute where none may
+    // stand), so the compile sees the text as written.
     Out.SourceHadErrors = true;
-    for (Annotation &A : Anns)
-      FR.blankAttribute(A);
-    Out.Changed = FR.changed();
-    if (Out.Changed)
-      Out.Rewritten = FR.result();
     return;
   }
 

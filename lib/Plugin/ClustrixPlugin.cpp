@@ -117,15 +117,8 @@ void ClustrixAction::run(CompilerInstance &CI) {
   InAnalysis = true;
   Nested.ExecuteAction(Act);
   InAnalysis = false;
-  if (!Nested.hasSourceManager())
-    return;
-  if (Out.SourceHadErrors) {
-    // The real compile reports the code's errors; it sees the text with the attributes blanked.
-    if (Out.Changed)
-      SM.overrideFileContents(*FE, llvm::MemoryBuffer::getMemBufferCopy(Out.Rewritten,
-                                                                         FE->getName()));
-    return;
-  }
+  if (Out.SourceHadErrors || !Nested.hasSourceManager())
+    return; // the real compile reports the errors, on the text as written
 
   // Map analysis locations to copies of the same files in the user's SourceManager: the main
   // file itself is about to be replaced by the rewritten text.
