@@ -145,68 +145,100 @@ const char *scheduleName(ScheduleKind S) {
   return "Default";
 }
 
-/// C++ text of a polynomial evaluated as an interval, given the names of the loop variables'
-/// intervals.
-std::string ivalExpr(const Polynomial &P, const std::map<const void *, std::string> &VarIval) {
-  std::string S;
-  for (const auto &[M, C] : P.terms()) {
-    std::string T = C == 1 && !M.empty() ? "" : "::clustrix::rt::ivalOf(" + std::to_string(C) + "ll)";
-    for (const PolyVar &V : M) {
-      auto It = VarIval.find(V.Key);
-      std::string F = It != VarIval.end()
-                          ? It->second
-                          : "::clustrix::rt::ivalOf(static_cast<std::int64_t>(" + V.Name + "))";
-      T = T.empty() ? F : "::clustrix::rt::ivalMul(" + T + ", " + F + ")";
-    }
-    S = S.empty() ? T : "::clustrix::rt::ivalAdd(" + S + ", " + T + ")";
-  }
-  return S.empty() ? "::clustrix::rt::ivalOf(0)" : S;
-}
 } // namespace
 
 std::string FileRewriter::boxCode(const LoopResult &R) const {
+  // Variables: the nest's normalized iterations, the inner loops' variables, then symbols.
+  size_t N = R.Nest.size();
+  std::map<const void *, unsigned> Index;
+  std::vector<std::string> Symbols;
+  auto VarIndex = [&](const PolyVar &V) -> unsigned {
+    if (V.IsLoopVar && V.Name.rfind("__clx_k", 0) == 0)
+      return unsigned(V.Name[7] - '0');
+    if (auto It = Index.find(V.Key); It != Index.end())
+      return It->second;
+    // A symbol, numbered after all inner variables (their count is known up front).
+    unsigned I = unsigned(N + R.InnerRanges.size() + Symbols.size());
+    Index[V.Key] = I;
+    Symbols.push_back(V.Name);
+    return I;
+  };
+  for (size_t I = 0; I < R.InnerRanges.size(); ++I)
+    Index[R.InnerRanges[I].first.Key] = unsigned(N + I);
+
+  std::string Terms, Exprs;
+  unsigned NumTerms = 0, NumExprs = 0;
+  bool Fits = true;
+  auto AddExpr = [&](const Polynomial &P) {
+    unsigned First = NumTerms;
+    for (const auto &[M, C] : P.terms()) {
+      if (M.size() > 4)
+        Fits = false;
+      Terms += (NumTerms ? ", {" : "{") + std::to_string(C) + "ll, " + std::to_string(M.size()) +
+               ", {";
+      for (size_t F = 0; F < 4; ++F)
+        Terms += (F ? ", " : "") + std::to_string(F < M.size() ? VarIndex(M[F]) : 0);
+      Terms += "}}";
+      ++NumTerms;
+    }
+    Exprs += (NumExprs ? ", {" : "{") + std::to_string(First) + ", " +
+             std::to_string(NumTerms - First) + "}";
+    return NumExprs++;
+  };
+  std::string Inner;
+  for (size_t I = 0; I < R.InnerRanges.size(); ++I) {
+    unsigned L = AddExpr(R.InnerRanges[I].second.Lo), H = AddExpr(R.InnerRanges[I].second.Hi);
+    Inner += (I ? ", " : "") + std::to_string(L) + ", " + std::to_string(H);
+  }
+  std::string Accesses, Ranks;
+  unsigned NumAccesses = 0;
+  for (size_t RI = 0; RI < R.Regions.size(); ++RI) {
+    const Region &Reg = R.Regions[RI];
+    bool Whole = !Reg.Affine || Reg.Rank > 3;
+    unsigned Rank = Whole ? 1 : Reg.Rank;
+    Ranks += (RI ? ", " : "") + std::to_string(Rank);
+    if (Whole)
+      continue;
+    for (const std::vector<Polynomial> &Subs : Reg.Subscripts) {
+      if (Subs.size() != Rank)
+        continue;
+      unsigned First = NumExprs;
+      for (const Polynomial &P : Subs)
+        AddExpr(P);
+      Accesses += (NumAccesses ? ", {" : "{") + std::to_string(RI) + ", " +
+                  std::to_string(First) + "}";
+      ++NumAccesses;
+    }
+  }
+  (void)Fits;
+
   std::string S;
   llvm::raw_string_ostream OS(S);
-  size_t N = R.Nest.size();
-  std::map<const void *, std::string> VarIval;
-  // Normalized iteration variables of the chunk.
-  if (N == 1) {
-    OS << "      const ::clustrix::rt::Ival __clx_ik0{static_cast<std::int64_t>(__clx_lo), "
-          "static_cast<std::int64_t>(__clx_hi) - 1};\n";
-  } else {
-    OS << "      std::uint64_t __clx_inner = 1;\n";
-    for (size_t L = N; L-- > 1;)
-      OS << "      const ::clustrix::rt::Ival __clx_ik" << L
-         << "{0, static_cast<std::int64_t>(__clx_trip" << L << ".Count) - 1};\n"
-         << "      __clx_inner *= __clx_trip" << L << ".Count;\n";
-    OS << "      const ::clustrix::rt::Ival __clx_ik0{static_cast<std::int64_t>(__clx_lo / "
-          "__clx_inner), static_cast<std::int64_t>((__clx_hi - 1) / __clx_inner)};\n";
+  OS << "      static const ::clustrix::rt::BoxTerm __clx_terms[] = {"
+     << (NumTerms ? Terms : "{0, 0, {0, 0, 0, 0}}") << "};\n"
+     << "      static const ::clustrix::rt::BoxExpr __clx_exprs[] = {"
+     << (NumExprs ? Exprs : "{0, 0}") << "};\n";
+  if (!R.InnerRanges.empty())
+    OS << "      static const std::uint16_t __clx_inner[] = {" << Inner << "};\n";
+  OS << "      static const ::clustrix::rt::BoxAccess __clx_accs[] = {"
+     << (NumAccesses ? Accesses : "{0, 0}") << "};\n"
+     << "      static const std::uint8_t __clx_rank[] = {" << Ranks << "};\n"
+     << "      static const ::clustrix::rt::BoxProgram __clx_prog = {" << N << ", "
+     << R.InnerRanges.size() << ", " << Symbols.size() << ", __clx_terms, __clx_exprs, "
+     << (R.InnerRanges.empty() ? "nullptr" : "__clx_inner") << ", __clx_accs, " << NumAccesses
+     << ", __clx_rank, " << R.Regions.size() << "};\n";
+  if (!Symbols.empty()) {
+    OS << "      const std::int64_t __clx_syms[] = {";
+    for (size_t I = 0; I < Symbols.size(); ++I)
+      OS << (I ? ", " : "") << "static_cast<std::int64_t>(" << Symbols[I] << ")";
+    OS << "};\n";
   }
-  VarIval[R.Outer.Key] = "__clx_ik0";
-  for (size_t L = 1; L < N; ++L)
-    VarIval[&R.Nest[L]] = "__clx_ik" + std::to_string(L);
-  // The normalized variables are keyed by their nest entries; find them by name.
-  std::map<std::string, std::string> ByName;
+  OS << "      const std::uint64_t __clx_trips[] = {";
   for (size_t L = 0; L < N; ++L)
-    ByName["__clx_k" + std::to_string(L)] = "__clx_ik" + std::to_string(L);
-  auto Resolve = [&](const Polynomial &P) {
-    Polynomial Q = P;
-    (void)Q;
-    std::map<const void *, std::string> M = VarIval;
-    for (const auto &[Mono, C] : P.terms())
-      for (const PolyVar &V : Mono)
-        if (V.IsLoopVar && ByName.count(V.Name))
-          M[V.Key] = ByName[V.Name];
-    return ivalExpr(P, M);
-  };
-  // Inner loop variables, outermost first (their ranges may mention enclosing ones).
-  for (size_t I = 0; I < R.InnerRanges.size(); ++I) {
-    const auto &[V, Rg] = R.InnerRanges[I];
-    std::string Name = "__clx_iv_" + std::to_string(I);
-    OS << "      const ::clustrix::rt::Ival " << Name << "{" << Resolve(Rg.Lo) << ".Lo, "
-       << Resolve(Rg.Hi) << ".Hi};\n";
-    VarIval[V.Key] = Name;
-  }
+    OS << (L ? ", " : "") << "__clx_trip" << L << ".Count";
+  OS << "};\n      ::clustrix::rt::evalBoxHulls(__clx_prog, __clx_trips, "
+     << (Symbols.empty() ? "nullptr" : "__clx_syms") << ", __clx_lo, __clx_hi, __clx_out);\n";
+
   for (size_t RI = 0; RI < R.Regions.size(); ++RI) {
     const Region &Reg = R.Regions[RI];
     // A pointer to element (0, ..., 0), taken in an evaluated statement: nvcc's front end
@@ -220,12 +252,12 @@ std::string FileRewriter::boxCode(const LoopResult &R) const {
         Elem += "[0]";
     } else
       Elem = "(" + Reg.Name + ")";
-    unsigned Rank = std::min<unsigned>(3, Reg.Rank);
+    bool Whole = !Reg.Affine || Reg.Rank > 3;
+    unsigned Rank = Whole ? 1 : Reg.Rank;
     OS << "      {\n        ::clustrix::rt::Box &__clx_b = __clx_out[" << RI << "];\n"
        << "        auto *__clx_p = " << Elem << ";\n"
        << "        __clx_b.Base = (void *)__clx_p;\n"
        << "        __clx_b.ElemSize = sizeof(*__clx_p);\n";
-    // Extents.
     for (unsigned D = 0; D < 3; ++D) {
       std::string E = "-1";
       if (D >= Rank)
@@ -238,38 +270,11 @@ std::string FileRewriter::boxCode(const LoopResult &R) const {
         E = "static_cast<std::int64_t>(" + Reg.DimExtents[D - 1].str() + ")";
       OS << "        __clx_b.Extent[" << D << "] = " << E << ";\n";
     }
-    bool Whole = !Reg.Affine || Reg.Rank > 3;
-    if (Whole) {
+    if (Whole)
       // Non-affine reads of a known extent: the whole object.
-      OS << "        __clx_b.Lo[0] = 0; __clx_b.Hi[0] = static_cast<std::int64_t>("
-         << (Reg.ExtentText.empty() ? "0" : Reg.ExtentText) << ");\n"
-         << "        __clx_b.Lo[1] = __clx_b.Lo[2] = 0; __clx_b.Hi[1] = __clx_b.Hi[2] = 1;\n"
-         << "        __clx_b.Extent[1] = __clx_b.Extent[2] = 1;\n      }\n";
-      continue;
-    }
-    OS << "        ::clustrix::rt::Ival __clx_h[3] = {{0, -1}, {0, -1}, {0, -1}};\n"
-       << "        bool __clx_any = false;\n";
-    for (const std::vector<Polynomial> &Subs : Reg.Subscripts) {
-      // Skip accesses under an inner loop whose range is empty.
-      std::string Guard = "true";
-      for (const Polynomial &P : Subs)
-        for (const PolyVar &V : P.loopVars())
-          if (auto It = VarIval.find(V.Key);
-              It != VarIval.end() && It->second.rfind("__clx_iv_", 0) == 0)
-            Guard += " && " + It->second + ".Lo <= " + It->second + ".Hi";
-      OS << "        if (" << Guard << ") {\n";
-      for (unsigned D = 0; D < Rank && D < Subs.size(); ++D)
-        OS << "          const ::clustrix::rt::Ival __clx_d" << D << " = " << Resolve(Subs[D])
-           << ";\n          __clx_h[" << D << "] = __clx_any ? ::clustrix::rt::ivalHull(__clx_h["
-           << D << "], __clx_d" << D << ") : __clx_d" << D << ";\n";
-      OS << "          __clx_any = true;\n        }\n";
-    }
-    OS << "        for (int __clx_d = 0; __clx_d < 3; ++__clx_d) {\n"
-       << "          __clx_b.Lo[__clx_d] = __clx_any && __clx_d < " << Rank
-       << " ? __clx_h[__clx_d].Lo : 0;\n"
-       << "          __clx_b.Hi[__clx_d] = __clx_any && __clx_d < " << Rank
-       << " ? __clx_h[__clx_d].Hi + 1 : (__clx_d < " << Rank << " ? 0 : 1);\n"
-       << "        }\n      }\n";
+      OS << "        __clx_b.Lo[0] = 0;\n        __clx_b.Hi[0] = static_cast<std::int64_t>("
+         << (Reg.ExtentText.empty() ? "0" : Reg.ExtentText) << ");\n";
+    OS << "      }\n";
   }
   return S;
 }

@@ -166,6 +166,54 @@ void registerKernelImage(const char *KernelName, uint64_t KernelHash, const void
 void registerKernelGetter(const char *KernelName, uint64_t KernelHash, void *(*Getter)());
 
 //===----------------------------------------------------------------------===//
+// Box programs: the per-dimension index hulls of a loop's accesses as data, evaluated by the
+// runtime with interval arithmetic (generated code stays small and cheap to compile).
+//===----------------------------------------------------------------------===//
+
+/// One term of a subscript polynomial: Coef times the product of NumFactors variables. A
+/// variable index is < NumNest for the nest's normalized iteration variables, then come the
+/// inner loops' variables, then the symbols (loop-invariant values).
+struct BoxTerm {
+  int64_t Coef;
+  uint8_t NumFactors;
+  uint8_t Factor[4];
+};
+
+/// A polynomial: Terms[First, First + Count).
+struct BoxExpr {
+  uint16_t First, Count;
+};
+
+/// One access: the expression of each of its Rank dimensions, Exprs[First, First + Rank).
+struct BoxAccess {
+  uint16_t Region;
+  uint16_t First;
+};
+
+/// The box program of a loop.
+struct BoxProgram {
+  uint8_t NumNest;          ///< Collapsed levels (1 to 3).
+  uint8_t NumInner;         ///< Inner loop variables, outermost first.
+  uint8_t NumSymbols;
+  const BoxTerm *Terms;
+  const BoxExpr *Exprs;
+  /// Inner variable I ranges over [Exprs[InnerRange[2I]].Lo, Exprs[InnerRange[2I+1]].Hi]
+  /// (its bounds may mention enclosing variables).
+  const uint16_t *InnerRange;
+  const BoxAccess *Accesses;
+  uint16_t NumAccesses;
+  const uint8_t *Rank;      ///< Per region.
+  uint16_t NumRegions;
+};
+
+/// Evaluates the hull of every region's accesses for normalized iterations [Lo, Hi) of a nest
+/// whose levels have trip counts Trips[0..NumNest): Out[R].Lo/Hi[D] for D < Rank[R] (Hi
+/// exclusive; Lo = Hi = 0 when no access of R happens, e.g. all under empty inner loops). Base,
+/// ElemSize and Extent are left to the caller.
+void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Symbols, uint64_t Lo,
+                  uint64_t Hi, Box *Out);
+
+//===----------------------------------------------------------------------===//
 // Helpers used by generated code. Header-only so that they inline into the chunk functions.
 //===----------------------------------------------------------------------===//
 

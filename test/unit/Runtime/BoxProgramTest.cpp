@@ -1,0 +1,65 @@
+//===- BoxProgramTest.cpp - Box programs evaluated by the runtime ----------===//
+#include "clustrix/Runtime.h"
+
+#include <gtest/gtest.h>
+
+using namespace clustrix::rt;
+
+// for i: x[i-1] and x[i+1] read, a[i][j] written for j in [0, m-1]: variables are k0 (index 0),
+// j (1), m (2).
+TEST(BoxProgramTest, HullsOfAccessesOverAChunk) {
+  static const BoxTerm Terms[] = {
+      {1, 1, {0, 0, 0, 0}},  // 0: k0
+      {-1, 0, {0, 0, 0, 0}}, // 1: -1
+      {1, 1, {0, 0, 0, 0}},  // 2: k0
+      {1, 0, {0, 0, 0, 0}},  // 3: +1
+      {1, 1, {0, 0, 0, 0}},  // 4: k0
+      {1, 1, {1, 0, 0, 0}},  // 5: j
+      {0, 0, {0, 0, 0, 0}},  // 6: 0 (j's lower bound)
+      {1, 1, {2, 0, 0, 0}},  // 7: m
+      {-1, 0, {0, 0, 0, 0}}, // 8: -1 (j's upper bound m-1)
+  };
+  static const BoxExpr Exprs[] = {{0, 2}, {2, 2}, {4, 1}, {5, 1}, {6, 1}, {7, 2}};
+  static const uint16_t Inner[] = {4, 5};
+  static const BoxAccess Accesses[] = {{0, 0}, {0, 1}, {1, 2}};
+  static const uint8_t Rank[] = {1, 2};
+  static const BoxProgram P = {1, 1, 1, Terms, Exprs, Inner, Accesses, 3, Rank, 2};
+  const uint64_t Trips[] = {100};
+  const int64_t Syms[] = {8};
+  Box Out[2];
+  evalBoxHulls(P, Trips, Syms, 10, 20, Out);
+  EXPECT_EQ(Out[0].Lo[0], 9);
+  EXPECT_EQ(Out[0].Hi[0], 21); // x[9] .. x[20]
+  EXPECT_EQ(Out[1].Lo[0], 10);
+  EXPECT_EQ(Out[1].Hi[0], 20);
+  EXPECT_EQ(Out[1].Lo[1], 0);
+  EXPECT_EQ(Out[1].Hi[1], 8);
+  EXPECT_EQ(Out[0].Hi[1], 1); // unused dimensions are [0, 1)
+
+  // m == 0: the inner loop never runs, so a[][] is untouched; x is still read.
+  const int64_t Zero[] = {0};
+  evalBoxHulls(P, Trips, Zero, 10, 20, Out);
+  EXPECT_EQ(Out[1].Lo[0], Out[1].Hi[0]);
+  EXPECT_EQ(Out[0].Hi[0], 21);
+}
+
+// collapse(2) over 5 x 10: rows whole when the chunk covers several, exact within one row.
+TEST(BoxProgramTest, CollapsedNestRowsAndColumns) {
+  static const BoxTerm Terms[] = {{1, 1, {0, 0, 0, 0}}, {1, 1, {1, 0, 0, 0}}};
+  static const BoxExpr Exprs[] = {{0, 1}, {1, 1}};
+  static const BoxAccess Accesses[] = {{0, 0}};
+  static const uint8_t Rank[] = {2};
+  static const BoxProgram P = {2, 0, 0, Terms, Exprs, nullptr, Accesses, 1, Rank, 1};
+  const uint64_t Trips[] = {5, 10};
+  Box Out[1];
+  evalBoxHulls(P, Trips, nullptr, 20, 40, Out); // rows 2 and 3, whole
+  EXPECT_EQ(Out[0].Lo[0], 2);
+  EXPECT_EQ(Out[0].Hi[0], 4);
+  EXPECT_EQ(Out[0].Lo[1], 0);
+  EXPECT_EQ(Out[0].Hi[1], 10);
+  evalBoxHulls(P, Trips, nullptr, 23, 27, Out); // row 2, columns 3..6
+  EXPECT_EQ(Out[0].Lo[0], 2);
+  EXPECT_EQ(Out[0].Hi[0], 3);
+  EXPECT_EQ(Out[0].Lo[1], 3);
+  EXPECT_EQ(Out[0].Hi[1], 7);
+}
