@@ -105,11 +105,15 @@ void ClustrixAction::run(CompilerInstance &CI) {
   FO.OutputFile.clear();
   Inv->getDependencyOutputOpts() = DependencyOutputOptions();
   Inv->getDiagnosticOpts().VerifyDiagnostics = false;
+  // Its diagnostics are discarded (the real compile reports them): without warnings, clang also
+  // skips the per-function CFG analyses behind -Wuninitialized, -Wunreachable-code and others.
+  Inv->getDiagnosticOpts().IgnoreWarnings = true;
 
   CompilerInstance Nested(CI.getPCHContainerOperations());
   Nested.setInvocation(Inv);
   // The user's own diagnostics come from the real compile; the analysis parse stays silent.
   Nested.createDiagnostics(new IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
+  Nested.getDiagnostics().setIgnoreAllWarnings(true);
   Nested.setFileManager(&CI.getFileManager());
 
   PipelineOutput Out;
