@@ -12,7 +12,6 @@
 #include "clustrix/Rewrite/LoopRewriter.h"
 
 #include "clang/AST/ASTConsumer.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -20,6 +19,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace clang;
 using namespace clustrix;
@@ -92,12 +92,27 @@ namespace {
 /// Collects loops and function definitions by the location of their first token.
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
+  bool TraverseDecl(Decl *D) {
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (FD)
+      Enclosing.push_back(FD);
+    bool R = RecursiveASTVisitor::TraverseDecl(D);
+    if (FD)
+      Enclosing.pop_back();
+    return R;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    Enclosing.push_back(L->getCallOperator());
+    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    Enclosing.pop_back();
+    return R;
+  }
   bool VisitForStmt(ForStmt *S) {
-    Loops.push_back(S);
+    Loops.push_back({S, Enclosing.empty() ? nullptr : Enclosing.back()});
     return true;
   }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
-    Loops.push_back(S);
+    Loops.push_back({S, Enclosing.empty() ? nullptr : Enclosing.back()});
     return true;
   }
   bool VisitFunctionDecl(FunctionDecl *FD) {
@@ -105,8 +120,12 @@ public:
       Functions.push_back(FD);
     return true;
   }
-  std::vector<Stmt *> Loops;
+  /// Each loop with the function (or lambda call operator) it is in.
+  std::vector<std::pair<Stmt *, const FunctionDecl *>> Loops;
   std::vector<FunctionDecl *> Functions;
+
+private:
+  std::vector<const FunctionDecl *> Enclosing;
 };
 
 /// The outermost loops of a function body, not descending into lambdas or nested functions.
@@ -162,7 +181,6 @@ private:
     Out.Diags.push_back({DiagnosticsEngine::Error, L, std::move(Msg), std::move(Fix), {}});
     ++Out.Errors;
   }
-  const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt *S);
   void decide(ASTContext &Ctx, Item &I);
   PendingDiag refusalDiag(const Item &I, DiagnosticsEngine::Level Level);
   std::string acceptedText(const Item &I);
@@ -173,21 +191,6 @@ private:
   AnalysisAction::DoneFn Done;
   AttributeCollector Attrs;
 };
-
-const FunctionDecl *PipelineConsumer::enclosingFunction(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNode N = DynTypedNode::create(*S);
-  for (unsigned Guard = 0; Guard < 10000; ++Guard) {
-    auto Parents = Ctx.getParents(N);
-    if (Parents.empty())
-      return nullptr;
-    N = Parents[0];
-    if (const auto *FD = N.get<FunctionDecl>())
-      return FD;
-    if (const auto *LE = N.get<LambdaExpr>())
-      return LE->getCallOperator();
-  }
-  return nullptr;
-}
 
 /// A kernel name unique in the program: the file's hash, the loop's line and column.
 std::string kernelName(const SourceManager &SM, const Stmt *Loop) {
@@ -379,7 +382,15 @@ void PipelineConsumer::run(ASTContext &Ctx) {
 
   // Match attributes to loops and function definitions.
   Collector C;
-  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  // Only the declarations of the files that hold an annotation (the main file, or a header
+  // whose loops are then refused): walking every header's declarations costs as much as a
+  // good part of the parse.
+  std::set<FileID> Files{SM.getMainFileID()};
+  for (const Annotation *A : Valid)
+    Files.insert(SM.getFileID(SM.getExpansionLoc(A->Begin)));
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (Files.count(SM.getFileID(SM.getExpansionLoc(D->getLocation()))))
+      C.TraverseDecl(D);
   std::map<unsigned, Annotation *> ByNext, ByBegin;
   for (Annotation *A : Valid) {
     if (A->NextLoc.isValid()) {
@@ -395,7 +406,9 @@ void PipelineConsumer::run(ASTContext &Ctx) {
   }
   std::vector<Item> Items;
   std::map<const Stmt *, bool> Explicit;
-  for (Stmt *S : C.Loops) {
+  std::map<const Stmt *, const FunctionDecl *> FunctionOf;
+  for (auto [S, Fn] : C.Loops) {
+    FunctionOf[S] = Fn;
     auto It = ByNext.find(S->getBeginLoc().getRawEncoding());
     if (It == ByNext.end())
       continue;
@@ -453,7 +466,7 @@ void PipelineConsumer::run(ASTContext &Ctx) {
   for (Item &I : Items) {
     std::tie(I.Begin, I.End) = FR.rangeOf(I.Loop);
     if (!I.Fn)
-      I.Fn = enclosingFunction(Ctx, I.Loop);
+      I.Fn = FunctionOf[I.Loop];
   }
   std::stable_sort(Items.begin(), Items.end(),
                    [](const Item &A, const Item &B) { return A.Begin < B.Begin; });
