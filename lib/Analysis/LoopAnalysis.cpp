@@ -54,6 +54,18 @@ const char *clustrix::rejectKindName(RejectKind K) {
   return "unknown";
 }
 
+const void *clustrix::normalizedVarKey(unsigned Level) {
+  static const char Keys[3] = {};
+  return &Keys[Level];
+}
+
+bool clustrix::fitsBoxProgram(const Polynomial &P) {
+  for (const auto &[M, C] : P.terms())
+    if (M.size() > MaxBoxFactors)
+      return false;
+  return true;
+}
+
 unsigned clustrix::complexityLevel(unsigned Score) {
   if (Score <= 8)
     return 1;
@@ -219,8 +231,7 @@ struct ScalarUse {
 
 class Walker {
 public:
-  Walker(ASTContext &Ctx, LoopResult &R, const LoopClauses &Clauses)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), R(R), Clauses(Clauses) {}
+  Walker(ASTContext &Ctx, LoopResult &R) : Ctx(Ctx), R(R) {}
 
   void refuse(RejectKind K, std::string Msg, SourceLocation Loc = {}, std::string Note = "",
               std::string Suggestion = "") {
@@ -610,6 +621,8 @@ public:
       Range = PolyRange{Bound + One, Init};
     else if (Dir < 0 && Op == BO_GE)
       Range = PolyRange{Bound, Init};
+    if (Range && (!fitsBoxProgram(Range->Lo) || !fitsBoxProgram(Range->Hi)))
+      Range.reset(); // the variable then makes subscripts non-affine
     if (Range) {
       if (auto T = (Range->Hi - Range->Lo).asConstant())
         Trips = *T + 1 > 0 ? double(*T + 1) : 1.0;
@@ -1761,7 +1774,7 @@ public:
     A.Conditional = CondDepth > 0;
     A.Loc = At->getBeginLoc();
     for (const Polynomial &P : A.Subs)
-      A.Affine &= P.isValid() && P.isAffineInLoopVars();
+      A.Affine &= P.isValid() && P.isAffineInLoopVars() && fitsBoxProgram(P);
     Work += 2;
     Accesses.push_back(std::move(A));
   }
@@ -1824,7 +1837,6 @@ public:
       if (!VD->getType()->isIntegerType())
         return Polynomial::invalid();
       // An outer integer: a symbol. A loop that writes it is refused for that write.
-      Symbols.insert(VD);
       return Polynomial::variable({VD, VD->getNameAsString(), false});
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -1879,9 +1891,7 @@ public:
 
   // State.
   ASTContext &Ctx;
-  const SourceManager &SM;
   LoopResult &R;
-  const LoopClauses &Clauses;
   const Frame *Cur = nullptr;
   std::map<const VarDecl *, size_t> IVs;
   std::map<const VarDecl *, Polynomial> IVPolys;
@@ -1891,14 +1901,12 @@ public:
   std::set<const VarDecl *> Locals;
   std::set<const VarDecl *> WrittenLocals;
   std::map<const VarDecl *, Binding> RefDefs;
-  std::set<const VarDecl *> Symbols;
   const VarDecl *RangeVar = nullptr; ///< Element variable of a parallel range-based loop.
   PointerRef RangeBase;              ///< Its range.
   unsigned CondDepth = 0, BreakDepth = 0, CallDepth = 0;
   /// Iterations assumed for an inner loop whose trip count is not a constant.
   static constexpr double UnknownTrips = 16;
   double Work = 1.0;
-  double TotalWork = 0;
 
 public:
   std::vector<Access> Accesses;
@@ -1909,7 +1917,6 @@ public:
   std::vector<const FunctionDecl *> PendingCallees;
 
   const RangeMap &ranges() const { return Ranges; }
-  const std::set<const VarDecl *> &symbols() const { return Symbols; }
   double work() const { return Work; }
   void prepare(const Stmt *Body) { collectWrittenLocals(Body); }
 };
@@ -2343,10 +2350,10 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
   std::vector<PolyVar> NormVars;
   static const char *const NormNames[] = {"__clx_k0", "__clx_k1", "__clx_k2"};
   for (size_t L = 0; L < R.Nest.size(); ++L)
-    NormVars.push_back({&R.Nest[L], NormNames[L], true});
+    NormVars.push_back({normalizedVarKey(unsigned(L)), NormNames[L], true});
   R.Outer = NormVars[0];
 
-  Walker W(Ctx, R, Clauses);
+  Walker W(Ctx, R);
   W.prepare(Body);
   // Induction variable written in the body?
   W.run(Body, R.Nest, NormVars);
@@ -2418,7 +2425,6 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
   for (const ReduceClause &RC : Clauses.Reductions)
     ClauseFor[RC.Var] = &RC;
   std::set<std::string> ClauseUsed;
-  auto Family = [](const std::string &Op) { return Op; };
   for (auto &[VD, S] : W.Scalars) {
     std::string Name = VD->getNameAsString();
     if (S.Escapes) {
@@ -2430,10 +2436,10 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
     if (S.Writes.empty() && S.Updates.empty())
       continue; // read-only: captured by value
     if (!S.Updates.empty() && S.Writes.empty() && S.Reads.empty()) {
-      std::string Op = Family(S.Updates.front().first);
+      std::string Op = S.Updates.front().first;
       bool Mixed = false;
       for (const auto &U : S.Updates)
-        Mixed |= Family(U.first) != Op;
+        Mixed |= U.first != Op;
       if (Mixed) {
         Refuse(RejectKind::CarriedScalar,
                "'" + Name + "' is updated with different operators, so it is not a reduction",

@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cassert>
 #include <map>
 
 using namespace clang;
@@ -153,8 +154,9 @@ std::string FileRewriter::boxCode(const LoopResult &R) const {
   std::map<const void *, unsigned> Index;
   std::vector<std::string> Symbols;
   auto VarIndex = [&](const PolyVar &V) -> unsigned {
-    if (V.IsLoopVar && V.Name.rfind("__clx_k", 0) == 0)
-      return unsigned(V.Name[7] - '0');
+    for (unsigned L = 0; L < N; ++L)
+      if (V.Key == normalizedVarKey(L))
+        return L;
     if (auto It = Index.find(V.Key); It != Index.end())
       return It->second;
     // A symbol, numbered after all inner variables (their count is known up front).
@@ -168,15 +170,14 @@ std::string FileRewriter::boxCode(const LoopResult &R) const {
 
   std::string Terms, Exprs;
   unsigned NumTerms = 0, NumExprs = 0;
-  bool Fits = true;
   auto AddExpr = [&](const Polynomial &P) {
     unsigned First = NumTerms;
     for (const auto &[M, C] : P.terms()) {
-      if (M.size() > 4)
-        Fits = false;
+      // The analysis makes subscripts with larger terms non-affine (fitsBoxProgram).
+      assert(M.size() <= MaxBoxFactors && "term too large for a box program");
       Terms += (NumTerms ? ", {" : "{") + std::to_string(C) + "ll, " + std::to_string(M.size()) +
                ", {";
-      for (size_t F = 0; F < 4; ++F)
+      for (size_t F = 0; F < MaxBoxFactors; ++F)
         Terms += (F ? ", " : "") + std::to_string(F < M.size() ? VarIndex(M[F]) : 0);
       Terms += "}}";
       ++NumTerms;
@@ -210,7 +211,6 @@ std::string FileRewriter::boxCode(const LoopResult &R) const {
       ++NumAccesses;
     }
   }
-  (void)Fits;
 
   std::string S;
   llvm::raw_string_ostream OS(S);

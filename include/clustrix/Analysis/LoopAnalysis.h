@@ -148,6 +148,18 @@ struct LoopResult {
   double WorkPerIter = 1.0;
 };
 
+/// Most variables one term of a subscript may multiply: the capacity of a term of the box
+/// program the rewriter emits (clustrix::rt::BoxTerm::Factor in clustrix/Runtime.h). A
+/// subscript beyond it is treated as not affine.
+constexpr unsigned MaxBoxFactors = 4;
+
+/// The key of the normalized iteration variable of nest level L (0 to 2) in every polynomial
+/// the analysis produces: the same for all loops, so that it survives copies of the result.
+const void *normalizedVarKey(unsigned Level);
+
+/// Whether every term of P fits a box-program term.
+bool fitsBoxProgram(const Polynomial &P);
+
 /// Analysis options.
 struct AnalysisOptions {
   unsigned MaxLevel = 5; ///< Loops above this complexity level are refused.
