@@ -17,7 +17,9 @@ attrs = ["[[cluster::gpu_parallel]]",
          "[[cluster::gpu_parallel(schedule(dynamic), devices(2))]]",
          "[[cluster::gpu_paralel]]",
          "[[cluster::gpu_parallel(extent(p, n), min_iters(4))]]"]
-ours = ("Clustrix", "clause", "gpu_parallel", "collapse", "reduce", "cannot both", "extent")
+# Errors Clustrix itself reports: attribute names and placement, and clause syntax.
+ours = ("Clustrix attribute", "'cluster::gpu_parallel'", "' clause", "clause,", "clauses",
+        "cannot both be given")
 runs = 0
 for path in files:
     lines = open(path).read().split("\n")
