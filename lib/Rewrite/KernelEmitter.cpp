@@ -116,6 +116,23 @@ public:
       noteType(Ctx.getTypeDeclType(cast<EnumDecl>(EC->getDeclContext())));
       return ok();
     }
+    if (const auto *BD = dyn_cast<BindingDecl>(DR->getDecl())) {
+      // A structured binding of the body or of a callee is declared with it; one declared
+      // before the loop is passed by value, as a variable would be.
+      if (const auto *D = dyn_cast_or_null<VarDecl>(BD->getDecomposedDecl()))
+        if (Locals.count(D))
+          return true;
+      std::string Name = BD->getNameAsString();
+      if (InCallee)
+        return fail("'" + CalleeName + "' uses '" + Name + "', which is not one of its parameters");
+      QualType T = BD->getType().getNonReferenceType().getUnqualifiedType();
+      if (!(T->isArithmeticType() || T->isEnumeralType() || T->isRecordType()))
+        return fail("'" + Name + "' of type '" + T.getAsString() +
+                    "' cannot be passed to a kernel by value");
+      noteType(T);
+      addScalar(Name, T, Name);
+      return ok();
+    }
     const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
     if (!VD)
       return true; // functions: handled at the call

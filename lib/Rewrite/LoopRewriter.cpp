@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "clustrix/Rewrite/LoopRewriter.h"
 
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -115,6 +117,26 @@ std::string FileRewriter::lineDirective(unsigned Offset) const {
 }
 
 namespace {
+/// Structured bindings declared outside Loop that it names: a lambda cannot capture them before
+/// C++20, so the lambdas generated around the body bind each by an init-capture of its own.
+void outerBindings(const Stmt *S, const SourceManager &SM, SourceRange Loop,
+                   std::vector<std::string> &Names) {
+  if (!S)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *B = dyn_cast<BindingDecl>(DRE->getDecl())) {
+      SourceLocation L = SM.getExpansionLoc(B->getLocation());
+      bool Inside = !SM.isBeforeInTranslationUnit(L, SM.getExpansionLoc(Loop.getBegin())) &&
+                    !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Loop.getEnd()), L);
+      std::string Name = B->getName().str();
+      if (!Inside && !Name.empty() &&
+          std::find(Names.begin(), Names.end(), Name) == Names.end())
+        Names.push_back(Name);
+    }
+  for (const Stmt *C : S->children())
+    outerBindings(C, SM, Loop, Names);
+}
+
 const char *cmpName(LoopCmp C) {
   switch (C) {
   case LoopCmp::LT: return "LT";
@@ -378,7 +400,7 @@ std::string FileRewriter::generate(const Stmt *Loop, const LoopResult &R, const 
     OS << cStringLiteral(K.Name) << ", __clx_kernel_src, " << fnv1a64(K.Source)
        << "ull, __clx_params, " << K.Args.size() << "};\n";
 
-  OS << "  bool __clx_ran = false;\n  if (__clx_trip.Ok) {\n";
+  OS << "  if (__clx_trip.Ok) {\n";
 
   for (size_t I = 0; I < R.Reductions.size(); ++I)
     OS << "    using __clx_r" << I << "_t = std::remove_reference_t<decltype("
@@ -387,8 +409,14 @@ std::string FileRewriter::generate(const Stmt *Loop, const LoopResult &R, const 
     OS << "    using __clx_a" << I << "_t = std::remove_reference_t<decltype("
        << R.Appends[I].Name << ")>;\n";
 
+  std::string Captures;
+  std::vector<std::string> Bindings;
+  outerBindings(Loop, SM, Loop->getSourceRange(), Bindings);
+  for (const std::string &B : Bindings)
+    Captures += ", &" + B + " = " + B;
+
   // The host chunk function.
-  OS << "    auto __clx_chunk = [&](std::uint64_t __clx_lo, std::uint64_t __clx_hi, "
+  OS << "    auto __clx_chunk = [&" << Captures << "](std::uint64_t __clx_lo, std::uint64_t __clx_hi, "
         "::clustrix::rt::ChunkContext &__clx_ctx) {\n      (void)__clx_ctx;\n";
   for (size_t I = 0; I < R.Reductions.size(); ++I)
     OS << "      __clx_r" << I << "_t &" << R.Reductions[I].Name
@@ -488,33 +516,37 @@ std::string FileRewriter::generate(const Stmt *Loop, const LoopResult &R, const 
   if (K.Ok && K.NumScalars)
     OS << "    __clx_args.Scalars = __clx_scalars;\n    __clx_args.NumScalars = " << K.NumScalars
        << ";\n";
-  OS << "    __clx_ran = ::clustrix::rt::runLoop(__clx_info, __clx_args) == "
-        "::clustrix::rt::RunStatus::Done;\n  }\n";
-
-  // The serial path: the loop exactly as written.
-  OS << "  if (!__clx_ran) {" << lineDirective(LoopBegin) << cleanText(LoopBegin, LoopEnd)
-     << "\n  }";
-  // An induction variable declared before the loop ends with the value the serial loop leaves.
-  bool AnyOutside = false;
-  for (const CanonicalLoop &CL : R.Nest)
-    AnyOutside |= !CL.DeclaredInLoop && !CL.RangeFor;
-  if (AnyOutside) {
-    OS << " else {\n";
-    for (size_t L = 0; L < N; ++L) {
-      const CanonicalLoop &CL = R.Nest[L];
-      if (CL.DeclaredInLoop || CL.RangeFor)
-        continue;
-      std::string I = std::to_string(L);
-      std::string Assign = CL.VarName + " = ::clustrix::rt::inductionValue<__clx_iv" + I +
-                           ">(__clx_init" + I + ", __clx_mag" + I + ", __clx_up" + I +
-                           ", __clx_trip" + I + ".Count);\n";
-      if (L == 0)
-        OS << "    " << Assign;
-      else
-        OS << "    if (__clx_trip.Count > 0) " << Assign;
-    }
-    OS << "  }";
+  // Where the runtime keeps the loop serial, the chunk function runs all of it in place, in
+  // order, on the loop's own reduction and append variables: the loop's own operations.
+  OS << "    if (::clustrix::rt::runLoop(__clx_info, __clx_args) != "
+        "::clustrix::rt::RunStatus::Done) {\n";
+  size_t NumOwn = R.Reductions.size() + R.Appends.size();
+  if (NumOwn) {
+    OS << "      void *__clx_own[] = {";
+    size_t K = 0;
+    for (const Reduction &X : R.Reductions)
+      OS << (K++ ? ", " : "") << "::clustrix::rt::ownAddress(" << X.Name << ")";
+    for (const Append &X : R.Appends)
+      OS << (K++ ? ", " : "") << "::clustrix::rt::ownAddress(" << X.Name << ")";
+    OS << "};\n";
   }
+  OS << "      ::clustrix::rt::runInPlace(__clx_chunk, __clx_trip.Count, "
+     << (NumOwn ? "__clx_own" : "nullptr") << ", " << R.Reductions.size() << ");\n    }\n";
+  // An induction variable declared before the loop ends with the value the serial loop leaves.
+  for (size_t L = 0; L < N; ++L) {
+    const CanonicalLoop &CL = R.Nest[L];
+    if (CL.DeclaredInLoop || CL.RangeFor)
+      continue;
+    std::string I = std::to_string(L);
+    std::string Assign = CL.VarName + " = ::clustrix::rt::inductionValue<__clx_iv" + I +
+                         ">(__clx_init" + I + ", __clx_mag" + I + ", __clx_up" + I +
+                         ", __clx_trip" + I + ".Count);\n";
+    OS << (L == 0 ? "    " : "    if (__clx_trip.Count > 0) ") << Assign;
+  }
+  // A trip count that cannot be represented (a zero step, a wrap-around, a `!=` never met):
+  // the loop exactly as written, out of line and cheap to compile, as nothing here is fast.
+  OS << "  } else {\n    [&" << Captures << "]() CLUSTRIX_RT_AS_WRITTEN {"
+     << lineDirective(LoopBegin) << cleanText(LoopBegin, LoopEnd) << "\n    }();\n  }";
   OS << "\n}" << lineDirective(LoopEnd);
   return S;
 }

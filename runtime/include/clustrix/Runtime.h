@@ -62,7 +62,8 @@ struct ChunkContext {
   void **Partials;        ///< One pointer per reduction, to storage of that reduction's type.
   void **AppendBuffers;   ///< One pointer per ordered append, to a container of the target's type.
   uint64_t Lo, Hi;        ///< The chunk's iteration range, in normalized iterations.
-  int Device;             ///< Index of the device running the chunk (in the loop's device list).
+  int Device;             ///< Index of the device running the chunk (in the loop's device list),
+                          ///< or -1 when the caller runs the whole loop in place (runInPlace).
 };
 
 /// Runs normalized iterations [Lo, Hi) of the loop body on the host, in place.
@@ -146,12 +147,12 @@ struct LoopArgs {
 /// Result of runLoop.
 enum class RunStatus : uint8_t {
   Done,     ///< All iterations ran (wide, or serially through the host chunk function).
-  Serial,   ///< Nothing ran: the caller must run the original loop serially.
+  Serial,   ///< Nothing ran: the caller must run the loop serially (runInPlace).
 };
 
 /// Runs the loop: plans chunks over the configured devices, executes, merges reductions and
 /// appends, and recovers from device faults. Returns Serial when the caller should run the
-/// original loop itself (too small, disabled, a failed runtime check before anything ran).
+/// loop itself (too small, disabled, a failed runtime check before anything ran).
 RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args);
 
 /// Registers an ahead-of-time compiled image (cubin or fatbin) for a kernel, so that the runtime
@@ -413,9 +414,48 @@ template <class T> ReductionSlot reductionSlot(T &Target, ReduceOp Op) {
   return ReductionSlot{scalarKindOf<T>(), Op, &Target};
 }
 
-/// Adapts a callable to ChunkFn / BoxFn.
-template <class F> void chunkThunk(void *Env, uint64_t Lo, uint64_t Hi, ChunkContext &Ctx) {
+/// Marks the lambda holding a loop exactly as written, which generated code runs only when the
+/// loop's trip count cannot be represented (a zero step, a wrap-around, a `!=` never met): kept
+/// out of line and, under Clang, not optimized, so that the copy costs little to compile.
+#if defined(__GNUC__) || defined(__clang__)
+#define CLUSTRIX_RT_NOINLINE __attribute__((noinline))
+#else
+#define CLUSTRIX_RT_NOINLINE
+#endif
+#if defined(__clang__)
+#define CLUSTRIX_RT_AS_WRITTEN __attribute__((noinline, cold, optnone))
+#elif defined(__GNUC__)
+#define CLUSTRIX_RT_AS_WRITTEN __attribute__((noinline, cold))
+#else
+#define CLUSTRIX_RT_AS_WRITTEN
+#endif
+
+/// The address of a loop's own reduction or append variable, whatever operator& it has.
+template <class T> void *ownAddress(T &X) {
+#if defined(__GNUC__) || defined(__clang__)
+  return const_cast<void *>(static_cast<const volatile void *>(__builtin_addressof(X)));
+#else
+  return const_cast<void *>(static_cast<const volatile void *>(
+      &reinterpret_cast<const volatile char &>(X)));
+#endif
+}
+
+/// Runs all Trips normalized iterations of a loop through its host chunk function, serially, in
+/// order, on the calling thread, with every reduction and append working directly on the loop's
+/// own variables (Own: the reductions' addresses, then the appends'): the same operations in the
+/// same order as the loop as written. Generated code calls it when runLoop returns Serial.
+template <class F> void runInPlace(F &Chunk, uint64_t Trips, void **Own, uint32_t NumReductions);
+
+/// Adapts a callable to ChunkFn / BoxFn. The chunk function is kept out of line, so that the
+/// runtime's calls and runInPlace share one compiled copy of the loop body.
+template <class F>
+CLUSTRIX_RT_NOINLINE void chunkThunk(void *Env, uint64_t Lo, uint64_t Hi, ChunkContext &Ctx) {
   (*static_cast<F *>(Env))(Lo, Hi, Ctx);
+}
+
+template <class F> void runInPlace(F &Chunk, uint64_t Trips, void **Own, uint32_t NumReductions) {
+  ChunkContext Ctx{Own, Own ? Own + NumReductions : nullptr, 0, Trips, -1};
+  chunkThunk<F>(&Chunk, 0, Trips, Ctx);
 }
 template <class F> void boxThunk(void *Env, uint64_t Lo, uint64_t Hi, Box *Out) {
   (*static_cast<F *>(Env))(Lo, Hi, Out);

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <utility>
 #include <vector>
 
 struct Particle {
@@ -138,6 +140,21 @@ int main(int argc, char **argv) {
   for (K = 0; K < 100; K += 7)
     Arr[K] = K;
 
+  // Structured bindings declared before the loop, read in it.
+  auto [BScale, BShift] = std::pair<double, int>(0.5, 3);
+  std::vector<double> B(N);
+  [[cluster::gpu_parallel]]
+  for (int I = 0; I < N; ++I)
+    B[I] = BScale * X[I] + BShift;
+
+  // A step known only at run time, zero here: the trip count cannot be represented, so the loop
+  // runs exactly as written (and is not entered).
+  int Step = argc > 9 ? 1 : 0;
+  long Visited = 0;
+  [[cluster::gpu_parallel]]
+  for (int I = N; I < 3; I += Step)
+    Visited += I;
+
   // Methods: a member vector, and a member reduction.
   Grid G(40);
   G.fill();
@@ -156,6 +173,9 @@ int main(int argc, char **argv) {
     US += V;
   for (int V : Arr)
     AR += V;
+  double BS = 0;
+  for (double V : B)
+    BS += V;
   double CS = 0;
   for (auto &Row : C2)
     for (double V : Row)
@@ -168,5 +188,9 @@ int main(int argc, char **argv) {
   std::printf("picked order %ld\n", Order);
   std::printf("A %.6f Z %.9f S %.3f R %ld U %ld C %.1f\n", AS, ZS, SS, RS, US, CS);
   std::printf("L %.9f P %.9f Q %ld K %d Arr %ld G %ld\n", LS, PS, QS, K, AR, GT);
+  std::printf("B %.9f visited %ld\n", BS, Visited);
+  // Bit for bit, where no reassociation is expected (a loop the runtime keeps serial).
+  if (std::getenv("CONSTRUCTS_EXACT"))
+    std::printf("exact %a %a\n", FSum, YS);
   return 0;
 }

@@ -1,4 +1,4 @@
-//===- TripCountTest.cpp - tripCount and inductionValue of Runtime.h ------===//
+//===- TripCountTest.cpp - Trip counts, induction values, runInPlace ------===//
 //
 // Exhaustive over 8-bit induction variables: every start, bound, comparison, direction and a
 // set of step sizes, against the loop itself simulated in the type's own arithmetic. tripCount
@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <vector>
 
 using namespace clustrix::rt;
 
@@ -96,3 +97,57 @@ TEST(TripCountTest, ZeroStepAndWideCounts) {
 }
 
 } // namespace
+
+// runInPlace: the whole range, once, in order, on the caller's own variables.
+TEST(RunInPlaceTest, RunsEverythingInOrderOnTheCallersVariables) {
+  double Sum = 0.25;
+  std::vector<int> Picked = {-1};
+  std::vector<uint64_t> Seen;
+  int Device = 7;
+  auto Chunk = [&](uint64_t Lo, uint64_t Hi, ChunkContext &Ctx) {
+    Device = Ctx.Device;
+    double &S = partial<double>(Ctx, 0);
+    auto &P = appendBuffer<std::vector<int>>(Ctx, 0);
+    for (uint64_t K = Lo; K < Hi; ++K) {
+      Seen.push_back(K);
+      S += 0.1 * double(K);
+      if (K % 3 == 0)
+        P.push_back(int(K));
+    }
+  };
+  void *Own[] = {ownAddress(Sum), ownAddress(Picked)};
+  runInPlace(Chunk, 10, Own, 1);
+  double Expected = 0.25;
+  for (uint64_t K = 0; K < 10; ++K)
+    Expected += 0.1 * double(K);
+  EXPECT_EQ(Sum, Expected); // the same additions in the same order: bit for bit
+  EXPECT_EQ(Picked, (std::vector<int>{-1, 0, 3, 6, 9}));
+  EXPECT_EQ(Seen.size(), 10u);
+  for (uint64_t K = 0; K < Seen.size(); ++K)
+    EXPECT_EQ(Seen[K], K);
+  EXPECT_EQ(Device, -1);
+}
+
+TEST(RunInPlaceTest, WithoutReductionsOrAppends) {
+  int Calls = 0;
+  uint64_t Range = 0;
+  auto Chunk = [&](uint64_t Lo, uint64_t Hi, ChunkContext &Ctx) {
+    ++Calls;
+    Range = Hi - Lo;
+    EXPECT_EQ(Ctx.Partials, nullptr);
+    EXPECT_EQ(Ctx.AppendBuffers, nullptr);
+  };
+  runInPlace(Chunk, 42, nullptr, 0);
+  EXPECT_EQ(Calls, 1);
+  EXPECT_EQ(Range, 42u);
+}
+
+// ownAddress sees through an overloaded operator&.
+struct Odd {
+  int V = 0;
+  Odd *operator&() { return nullptr; }
+};
+TEST(RunInPlaceTest, OwnAddressIgnoresOverloadedAddressOf) {
+  Odd O;
+  EXPECT_EQ(ownAddress(O), static_cast<void *>(reinterpret_cast<char *>(&O.V)));
+}
