@@ -236,35 +236,33 @@ std::string FileRewriter::boxCode(const LoopResult &R) const {
 
   std::string S;
   llvm::raw_string_ostream OS(S);
-  OS << "      static const ::clustrix::rt::BoxTerm __clx_terms[] = {"
+  OS << "    static const ::clustrix::rt::BoxTerm __clx_terms[] = {"
      << (NumTerms ? Terms : "{0, 0, {0, 0, 0, 0}}") << "};\n"
-     << "      static const ::clustrix::rt::BoxExpr __clx_exprs[] = {"
+     << "    static const ::clustrix::rt::BoxExpr __clx_exprs[] = {"
      << (NumExprs ? Exprs : "{0, 0}") << "};\n";
   if (!R.InnerRanges.empty())
-    OS << "      static const std::uint16_t __clx_inner[] = {" << Inner << "};\n";
-  OS << "      static const ::clustrix::rt::BoxAccess __clx_accs[] = {"
+    OS << "    static const std::uint16_t __clx_inner[] = {" << Inner << "};\n";
+  OS << "    static const ::clustrix::rt::BoxAccess __clx_accs[] = {"
      << (NumAccesses ? Accesses : "{0, 0}") << "};\n"
-     << "      static const std::uint8_t __clx_rank[] = {" << Ranks << "};\n"
-     << "      static const ::clustrix::rt::BoxProgram __clx_prog = {" << N << ", "
+     << "    static const std::uint8_t __clx_rank[] = {" << Ranks << "};\n"
+     << "    static const ::clustrix::rt::BoxProgram __clx_prog = {" << N << ", "
      << R.InnerRanges.size() << ", " << Symbols.size() << ", __clx_terms, __clx_exprs, "
      << (R.InnerRanges.empty() ? "nullptr" : "__clx_inner") << ", __clx_accs, " << NumAccesses
      << ", __clx_rank, " << R.Regions.size() << "};\n";
+  // Symbols, bases and extents are loop-invariant: evaluated once, here.
   if (!Symbols.empty()) {
-    OS << "      const std::int64_t __clx_syms[] = {";
+    OS << "    const std::int64_t __clx_syms[] = {";
     for (size_t I = 0; I < Symbols.size(); ++I)
       OS << (I ? ", " : "") << "static_cast<std::int64_t>(" << Symbols[I] << ")";
     OS << "};\n";
   }
-  OS << "      const std::uint64_t __clx_trips[] = {";
+  OS << "    const std::uint64_t __clx_trips[] = {";
   for (size_t L = 0; L < N; ++L)
     OS << (L ? ", " : "") << "__clx_trip" << L << ".Count";
-  OS << "};\n      ::clustrix::rt::evalBoxHulls(__clx_prog, __clx_trips, "
-     << (Symbols.empty() ? "nullptr" : "__clx_syms") << ", __clx_lo, __clx_hi, __clx_out);\n";
-
+  OS << "};\n    const ::clustrix::rt::BoxFrame __clx_frames[] = {";
   for (size_t RI = 0; RI < R.Regions.size(); ++RI) {
     const Region &Reg = R.Regions[RI];
-    // A pointer to element (0, ..., 0), taken in an evaluated statement: nvcc's front end
-    // rejects `this` in sizeof inside a lambda.
+    // The address of element (0, ..., 0).
     std::string Elem;
     if (Reg.IsContainer)
       Elem = "(" + Reg.Name + ").data()";
@@ -276,10 +274,8 @@ std::string FileRewriter::boxCode(const LoopResult &R) const {
       Elem = "(" + Reg.Name + ")";
     bool Whole = !Reg.Affine || Reg.Rank > 3;
     unsigned Rank = Whole ? 1 : Reg.Rank;
-    OS << "      {\n        ::clustrix::rt::Box &__clx_b = __clx_out[" << RI << "];\n"
-       << "        auto *__clx_p = " << Elem << ";\n"
-       << "        __clx_b.Base = (void *)__clx_p;\n"
-       << "        __clx_b.ElemSize = sizeof(*__clx_p);\n";
+    OS << (RI ? ",\n        {" : "\n        {") << "(void *)" << Elem << ", sizeof(*" << Elem
+       << "), {";
     for (unsigned D = 0; D < 3; ++D) {
       std::string E = "-1";
       if (D >= Rank)
@@ -290,14 +286,18 @@ std::string FileRewriter::boxCode(const LoopResult &R) const {
         E = "static_cast<std::int64_t>(" + Reg.ExtentText + ")";
       else if (D > 0 && D - 1 < Reg.DimExtents.size())
         E = "static_cast<std::int64_t>(" + Reg.DimExtents[D - 1].str() + ")";
-      OS << "        __clx_b.Extent[" << D << "] = " << E << ";\n";
+      OS << (D ? ", " : "") << E;
     }
+    OS << "}, ";
+    // Non-affine reads of a known extent: the whole object.
     if (Whole)
-      // Non-affine reads of a known extent: the whole object.
-      OS << "        __clx_b.Lo[0] = 0;\n        __clx_b.Hi[0] = static_cast<std::int64_t>("
-         << (Reg.ExtentText.empty() ? "0" : Reg.ExtentText) << ");\n";
-    OS << "      }\n";
+      OS << "true, static_cast<std::int64_t>("
+         << (Reg.ExtentText.empty() ? "0" : Reg.ExtentText) << ")}";
+    else
+      OS << "false, 0}";
   }
+  OS << "};\n    const ::clustrix::rt::ProgramBoxes __clx_boxenv = {&__clx_prog, __clx_trips, "
+     << (Symbols.empty() ? "nullptr" : "__clx_syms") << ", __clx_frames};\n";
   return S;
 }
 
@@ -481,9 +481,7 @@ std::string FileRewriter::generate(const Stmt *Loop, const LoopResult &R, const 
     OS << "};\n";
   }
   if (!R.Regions.empty())
-    OS << "    auto __clx_boxes = [&](std::uint64_t __clx_lo, std::uint64_t __clx_hi, "
-          "::clustrix::rt::Box *__clx_out) {\n"
-       << boxCode(R) << "    };\n";
+    OS << boxCode(R);
   if (K.Ok && K.NumScalars) {
     OS << "    const void *const __clx_scalars[] = {";
     bool First = true;
@@ -505,8 +503,8 @@ std::string FileRewriter::generate(const Stmt *Loop, const LoopResult &R, const 
     OS << ";\n";
   }
   if (!R.Regions.empty())
-    OS << "    __clx_args.Boxes = &::clustrix::rt::boxThunk<decltype(__clx_boxes)>;\n"
-       << "    __clx_args.BoxEnv = &__clx_boxes;\n";
+    OS << "    __clx_args.Boxes = &::clustrix::rt::programBoxes;\n"
+       << "    __clx_args.BoxEnv = const_cast<::clustrix::rt::ProgramBoxes *>(&__clx_boxenv);\n";
   if (!R.Reductions.empty())
     OS << "    __clx_args.Reductions = __clx_reds;\n    __clx_args.NumReductions = "
        << R.Reductions.size() << ";\n";

@@ -214,6 +214,30 @@ struct BoxProgram {
 void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Symbols, uint64_t Lo,
                   uint64_t Hi, Box *Out);
 
+/// What a region's box takes from the loop besides its hull, evaluated once before runLoop: the
+/// address of element (0, ..., 0), the element size and the extents (-1: unknown). A region
+/// without affine subscripts is read whole: its box is [0, WholeHi) in dimension 0.
+struct BoxFrame {
+  void *Base;
+  size_t ElemSize;
+  int64_t Extent[3];
+  bool Whole;
+  int64_t WholeHi;
+};
+
+/// The environment of programBoxes: a loop's box program with its trip counts, symbols (null
+/// when it has none) and one frame per region.
+struct ProgramBoxes {
+  const BoxProgram *Program;
+  const uint64_t *Trips;
+  const int64_t *Symbols;
+  const BoxFrame *Frames;
+};
+
+/// The BoxFn of generated code (Env: a ProgramBoxes): the hulls of evalBoxHulls, completed with
+/// each region's frame. Generated code then needs no function of its own for boxes.
+void programBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out);
+
 //===----------------------------------------------------------------------===//
 // Helpers used by generated code. Header-only so that they inline into the chunk functions.
 //===----------------------------------------------------------------------===//

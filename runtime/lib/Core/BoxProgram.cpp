@@ -99,5 +99,22 @@ void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Sym
   }
 }
 
+void programBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out) {
+  const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Env);
+  evalBoxHulls(*B.Program, B.Trips, B.Symbols, Lo, Hi, Out);
+  for (uint16_t R = 0; R < B.Program->NumRegions; ++R) {
+    const BoxFrame &F = B.Frames[R];
+    Box &X = Out[R];
+    X.Base = F.Base;
+    X.ElemSize = F.ElemSize;
+    for (int D = 0; D < 3; ++D)
+      X.Extent[D] = F.Extent[D];
+    if (F.Whole) {
+      X.Lo[0] = 0;
+      X.Hi[0] = F.WholeHi;
+    }
+  }
+}
+
 } // namespace rt
 } // namespace clustrix

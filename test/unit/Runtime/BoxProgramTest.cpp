@@ -63,3 +63,31 @@ TEST(BoxProgramTest, CollapsedNestRowsAndColumns) {
   EXPECT_EQ(Out[0].Lo[1], 3);
   EXPECT_EQ(Out[0].Hi[1], 7);
 }
+
+// programBoxes: the hulls of the program, completed with each region's frame; a region read
+// whole gets [0, WholeHi) whatever the chunk.
+TEST(BoxProgramTest, ProgramBoxesAppliesFrames) {
+  static const BoxTerm Terms[] = {{2, 1, {0, 0, 0, 0}}, {1, 0, {0, 0, 0, 0}}};
+  static const BoxExpr Exprs[] = {{0, 2}}; // 2*k0 + 1
+  static const BoxAccess Accesses[] = {{0, 0}};
+  static const uint8_t Rank[] = {1, 1};
+  static const BoxProgram P = {1, 0, 0, Terms, Exprs, nullptr, Accesses, 1, Rank, 2};
+  const uint64_t Trips[] = {50};
+  double A[101];
+  int Table[7];
+  const BoxFrame Frames[] = {{A, sizeof(double), {101, 1, 1}, false, 0},
+                             {Table, sizeof(int), {7, 1, 1}, true, 7}};
+  const ProgramBoxes Env = {&P, Trips, nullptr, Frames};
+  Box Out[2];
+  programBoxes(const_cast<ProgramBoxes *>(&Env), 10, 20, Out);
+  EXPECT_EQ(Out[0].Base, static_cast<void *>(A));
+  EXPECT_EQ(Out[0].ElemSize, sizeof(double));
+  EXPECT_EQ(Out[0].Extent[0], 101);
+  EXPECT_EQ(Out[0].Lo[0], 21);
+  EXPECT_EQ(Out[0].Hi[0], 40); // A[21] .. A[39]
+  EXPECT_EQ(Out[1].Base, static_cast<void *>(Table));
+  EXPECT_EQ(Out[1].ElemSize, sizeof(int));
+  EXPECT_EQ(Out[1].Lo[0], 0);
+  EXPECT_EQ(Out[1].Hi[0], 7);
+  EXPECT_EQ(Out[1].Extent[1], 1);
+}
