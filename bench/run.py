@@ -174,6 +174,25 @@ def interleaved_times(cmds, runs):
     return [statistics.median(w) for w in wall], [statistics.median(c) for c in cpu]
 
 
+def instructions(cmds):
+    """Instructions each command executes, counted by callgrind (all at once, in parallel): a
+    deterministic measure, read beside the CPU times on a noisy machine. None without valgrind."""
+    valgrind = shutil.which("valgrind")
+    if not valgrind:
+        return None
+    procs = [subprocess.Popen([valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null"] + c,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             for c in cmds]
+    counts = []
+    for p in procs:
+        err = p.communicate()[1]
+        m = re.search(r"Collected : (\d+)", err)
+        if p.returncode != 0 or not m:
+            sys.exit("bench: callgrind failed:\n" + err)
+        counts.append(int(m.group(1)))
+    return counts
+
+
 def compile_table(args, work, out):
     plugin = os.path.join(args.build, "lib", "clustrix.so")
     inc = os.path.join(ROOT, "runtime", "include")
@@ -187,17 +206,21 @@ def compile_table(args, work, out):
                  "-fplugin-arg-clustrix-remarks=off", "-I" + inc, "-c", src, "-o", obj]
         (wa, wb), (ca, cb) = interleaved_times([plain, withp], runs)
         ratio = cb / ca
-        rows.append("| %s | %.3f s | %.3f s | %.3fx | %.3f s / %.3f s (%.3fx) | at most %.2fx: %s |"
-                    % (tu, ca, cb, ratio, wa, wb, wb / wa, target,
-                       "met" if ratio <= target else "**not met**"))
+        counts = None if args.quick else instructions([plain, withp[:-1] + [obj + ".p"]])
+        ins = "%.2f G / %.2f G (%.3fx)" % (counts[0] / 1e9, counts[1] / 1e9,
+                                           counts[1] / counts[0]) if counts else "-"
+        rows.append("| %s | %.3f s | %.3f s | %.3fx | %.3f s / %.3f s (%.3fx) | %s | at most %.2fx: "
+                    "%s |" % (tu, ca, cb, ratio, wa, wb, wb / wa, ins, target,
+                              "met" if ratio <= target else "**not met**"))
     out.append("## Compile time: clang++-19 -O2 -c, with and without the plugin\n")
     out.append("Medians of %d runs each, the two commands interleaved; CPU time (user + system "
                "of the compiler processes) is the measure, since it is far less disturbed by "
-               "other load than wall time, which is shown too. `plain.cpp` has no annotation; "
-               "`annotated.cpp` is the same code with six annotated loops.\n" % runs)
+               "other load than wall time, which is shown too. Instructions (callgrind, not in "
+               "--quick runs) are exact and repeatable, a check on the noise. `plain.cpp` has no "
+               "annotation; `annotated.cpp` is the same code with six annotated loops.\n" % runs)
     out.append("| translation unit | clang++-19 CPU | with the plugin CPU | ratio | wall: plain / "
-               "plugin | target |")
-    out.append("|---|---|---|---|---|---|")
+               "plugin | instructions: plain / plugin | target |")
+    out.append("|---|---|---|---|---|---|---|")
     out.extend(rows)
     out.append("")
 
