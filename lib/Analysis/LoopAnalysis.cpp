@@ -2271,7 +2271,12 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
   std::vector<const ForStmt *> Fors;
   const Stmt *Body = nullptr;
   CanonicalChecker Canon(Ctx, R);
-  std::vector<const Expr *> Bounds, Steps;
+  // Per nest level, the expressions that must be loop-invariant: the bound (a range-for's range),
+  // the initializer of an induction variable declared in the loop, and the step.
+  struct LevelExprs {
+    const Expr *Bound = nullptr, *Init = nullptr, *Step = nullptr;
+  };
+  std::vector<LevelExprs> Levels;
   if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop)) {
     if (Clauses.Collapse > 1) {
       Refuse(RejectKind::Collapse, "'collapse' needs 'for' loops with an induction variable");
@@ -2307,7 +2312,7 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
     }
     R.Nest.push_back(L);
     Body = RF->getBody();
-    Bounds.push_back(RF->getRangeInit());
+    Levels.push_back({RF->getRangeInit(), nullptr, nullptr});
   } else {
     const Stmt *S = Loop;
     for (int64_t Level = 0; Level < Clauses.Collapse; ++Level) {
@@ -2323,9 +2328,9 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
       if (!Canon.check(F, L) || !Canon.checkDirection(F, L))
         return R;
       Fors.push_back(F);
-      Bounds.push_back(Canon.BoundExpr);
-      Steps.push_back(Canon.StepExpr);
-      Bounds.push_back(L.DeclaredInLoop ? cast<VarDecl>(L.Var)->getInit() : nullptr);
+      Levels.push_back({Canon.BoundExpr,
+                        L.DeclaredInLoop ? cast<VarDecl>(L.Var)->getInit() : nullptr,
+                        Canon.StepExpr});
       R.Nest.push_back(L);
       Body = F->getBody();
       if (Level + 1 < Clauses.Collapse) {
@@ -2360,10 +2365,12 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
 
   // Bounds and steps must be invariant: no variable they read is written by the loop, and they
   // have no side effects of their own.
-  for (size_t I = 0; I < Bounds.size(); ++I) {
-    const Expr *B = Bounds[I];
-    if (!B)
-      continue;
+  std::vector<const Expr *> Bounds;
+  for (const LevelExprs &X : Levels)
+    for (const Expr *E : {X.Bound, X.Init})
+      if (E)
+        Bounds.push_back(E);
+  for (const Expr *B : Bounds) {
     std::set<const ValueDecl *> Vars;
     bool SideEffects = false;
     collectVars(B, Vars, SideEffects);
@@ -2387,12 +2394,13 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
                B->getBeginLoc(), "bound here");
     }
   }
-  // collapse: inner bounds must not depend on outer induction variables (rectangular nest).
+  // collapse: inner bounds, initializers and steps must not depend on outer induction variables
+  // (a rectangular nest, whose inner trip counts are evaluated once).
   for (size_t L = 1; L < R.Nest.size(); ++L)
     for (size_t O = 0; O < L; ++O) {
-      const Expr *B = Bounds[2 * L];
-      const Expr *I = Bounds[2 * L + 1];
-      for (const Expr *E : {B, I}) {
+      const std::pair<const Expr *, const char *> Parts[] = {
+          {Levels[L].Bound, "bound"}, {Levels[L].Init, "start"}, {Levels[L].Step, "step"}};
+      for (auto [E, What] : Parts) {
         if (!E)
           continue;
         std::set<const ValueDecl *> Vars;
@@ -2400,12 +2408,14 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
         collectVars(E, Vars, SE);
         if (Vars.count(R.Nest[O].Var))
           Refuse(RejectKind::Collapse,
-                 "'collapse' needs a rectangular nest, but a bound of the loop over '" +
-                     R.Nest[L].VarName + "' depends on '" + R.Nest[O].VarName + "'",
-                 E->getBeginLoc(), "bound here");
+                 "'collapse' needs a rectangular nest, but the " + std::string(What) +
+                     " of the loop over '" + R.Nest[L].VarName + "' depends on '" +
+                     R.Nest[O].VarName + "'",
+                 E->getBeginLoc(), std::string(What) + " here");
       }
     }
-  for (const Expr *S : Steps) {
+  for (const LevelExprs &X : Levels) {
+    const Expr *S = X.Step;
     if (!S)
       continue;
     std::set<const ValueDecl *> Vars;

@@ -190,13 +190,19 @@ void collapses(int n, int m, double *a) {
       a[i * m + j] = 0;
   }
   [[cluster::gpu_parallel(collapse(2))]]
-  // CHECK: {{.*}}constructs.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'collapse' needs a rectangular nest, but a bound of the loop over 'j' depends on 'i'
+  // CHECK: {{.*}}constructs.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'collapse' needs a rectangular nest, but the bound of the loop over 'j' depends on 'i'
   // CHECK: {{.*}}constructs.cpp:[[@LINE+3]]:25: note: bound here
   // CHECK: {{.*}}constructs.cpp:[[@LINE+3]]:7: note: also: 'a' may be written in one iteration and written in another: the dependence test cannot prove the accesses disjoint
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < i; ++j) {
       a[i * n + j] = 0;
     }
+  [[cluster::gpu_parallel(collapse(2))]]
+  // CHECK: {{.*}}constructs.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'collapse' needs a rectangular nest, but the step of the loop over 'j' depends on 'i'
+  // CHECK: {{.*}}constructs.cpp:[[@LINE+2]]:33: note: step here
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; j += i + 1)
+      a[i * m + j] = 0;
 }
 
 void nested(int n, double *a) {
