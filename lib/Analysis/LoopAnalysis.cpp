@@ -2215,6 +2215,43 @@ void collectVars(const Stmt *S, std::set<const ValueDecl *> &Out, bool &SideEffe
     collectVars(C, Out, SideEffects);
 }
 
+/// Whether every iteration of Body assigns VD before any read of it: the first statement of the
+/// body that names VD is a plain `VD = E;` (E not naming VD), and every read comes after it. Such
+/// a variable needs no value from another iteration; it only lives outside the loop.
+bool writtenFirstInEachIteration(const Stmt *Body, const VarDecl *VD,
+                                 const std::vector<const Expr *> &Reads,
+                                 const SourceManager &SM) {
+  const auto *CS = dyn_cast<CompoundStmt>(Body);
+  if (!CS)
+    return false;
+  for (const Stmt *C : CS->body()) {
+    std::set<const ValueDecl *> Vars;
+    bool SE = false;
+    collectVars(C, Vars, SE);
+    if (!Vars.count(VD))
+      continue;
+    const Expr *E = dyn_cast<Expr>(C);
+    if (!E)
+      return false;
+    const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreImplicit()->IgnoreParens());
+    if (!BO || BO->getOpcode() != BO_Assign)
+      return false;
+    const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    if (!L || L->getDecl() != VD)
+      return false;
+    std::set<const ValueDecl *> RHSVars;
+    collectVars(BO->getRHS(), RHSVars, SE);
+    if (RHSVars.count(VD))
+      return false;
+    for (const Expr *R : Reads)
+      if (!SM.isBeforeInTranslationUnit(SM.getExpansionLoc(C->getEndLoc()),
+                                        SM.getExpansionLoc(R->getBeginLoc())))
+        return false;
+    return true;
+  }
+  return false;
+}
+
 } // namespace
 
 /// An upper bound of the normalized iteration k (0 <= k < trip) as a polynomial: from exact
@@ -2502,6 +2539,15 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
              "'" + Name + "' is declared outside the loop and written by every iteration; "
              "declare it inside the loop body",
              At->getBeginLoc(), "written here");
+      continue;
+    }
+    if (S.Updates.empty() &&
+        writtenFirstInEachIteration(Body, VD, S.Reads, Ctx.getSourceManager())) {
+      Refuse(RejectKind::CarriedScalar,
+             "'" + Name + "' is declared outside the loop, and each iteration assigns it "
+             "before reading it; declare it inside the loop body, so that each iteration has "
+             "its own",
+             At->getBeginLoc(), "assigned here");
       continue;
     }
     Refuse(RejectKind::CarriedScalar,

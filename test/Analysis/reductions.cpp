@@ -127,6 +127,37 @@ double looksLikeReduction(int n, const double *x, double *y) {
   return acc + s + t + u + w;
 }
 
+// A variable of the enclosing scope that each iteration assigns before reading it carries
+// nothing, but it must be declared in the body to be private to the iteration.
+double scratch(int n, const double *x, double *y) {
+  double t = 0;
+  [[cluster::gpu_parallel]]
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 't' is declared outside the loop, and each iteration assigns it before reading it; declare it inside the loop body, so that each iteration has its own
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:5: note: assigned here
+  for (int i = 0; i < n; ++i) {
+    t = x[i] * 2;
+    y[i] = t * t;
+  }
+  // Read before the assignment in the same iteration: a real carried value.
+  [[cluster::gpu_parallel]]
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 't' carries a value from one iteration to the next
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+3]]:5: note: written here and read by a later iteration
+  for (int i = 0; i < n; ++i) {
+    y[i] = t;
+    t = x[i];
+  }
+  // Assigned only on some paths: carried too.
+  [[cluster::gpu_parallel]]
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 't' carries a value from one iteration to the next
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+3]]:7: note: written here and read by a later iteration
+  for (int i = 0; i < n; ++i) {
+    if (x[i] > 0)
+      t = x[i];
+    y[i] = t;
+  }
+  return t;
+}
+
 // A user's own `max` is not std::max: it may compute anything.
 int max(int a, int b) { return a - b; }
 int userMax(int n, const int *x) {
