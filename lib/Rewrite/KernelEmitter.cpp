@@ -122,16 +122,10 @@ public:
       if (const auto *D = dyn_cast_or_null<VarDecl>(BD->getDecomposedDecl()))
         if (Locals.count(D))
           return true;
-      std::string Name = BD->getNameAsString();
       if (InCallee)
-        return fail("'" + CalleeName + "' uses '" + Name + "', which is not one of its parameters");
-      QualType T = BD->getType().getNonReferenceType().getUnqualifiedType();
-      if (!(T->isArithmeticType() || T->isEnumeralType() || T->isRecordType()))
-        return fail("'" + Name + "' of type '" + T.getAsString() +
-                    "' cannot be passed to a kernel by value");
-      noteType(T);
-      addScalar(Name, T, Name);
-      return ok();
+        return fail("'" + CalleeName + "' uses '" + BD->getNameAsString() +
+                    "', which is not one of its parameters");
+      return passByValue(BD->getNameAsString(), BD->getType());
     }
     const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
     if (!VD)
@@ -154,7 +148,12 @@ public:
       noteRegion(Name, VD->getType());
       return ok();
     }
-    QualType T = VD->getType().getNonReferenceType().getUnqualifiedType();
+    return passByValue(Name, VD->getType());
+  }
+
+  /// A variable of the enclosing function that the body reads: a kernel parameter of its type.
+  bool passByValue(const std::string &Name, QualType Type) {
+    QualType T = Type.getNonReferenceType().getUnqualifiedType();
     if (!(T->isArithmeticType() || T->isEnumeralType() || T->isRecordType()))
       return fail("'" + Name + "' of type '" + T.getAsString() +
                   "' cannot be passed to a kernel by value");
