@@ -296,7 +296,7 @@ std::string FileRewriter::boxCode(const LoopResult &R) const {
     else
       OS << "false, 0}";
   }
-  OS << "};\n    const ::clustrix::rt::ProgramBoxes __clx_boxenv = {&__clx_prog, __clx_trips, "
+  OS << "};\n    ::clustrix::rt::ProgramBoxes __clx_boxenv = {&__clx_prog, __clx_trips, "
      << (Symbols.empty() ? "nullptr" : "__clx_syms") << ", __clx_frames};\n";
   return S;
 }
@@ -504,7 +504,7 @@ std::string FileRewriter::generate(const Stmt *Loop, const LoopResult &R, const 
   }
   if (!R.Regions.empty())
     OS << "    __clx_args.Boxes = &::clustrix::rt::programBoxes;\n"
-       << "    __clx_args.BoxEnv = const_cast<::clustrix::rt::ProgramBoxes *>(&__clx_boxenv);\n";
+       << "    __clx_args.BoxEnv = &__clx_boxenv;\n";
   if (!R.Reductions.empty())
     OS << "    __clx_args.Reductions = __clx_reds;\n    __clx_args.NumReductions = "
        << R.Reductions.size() << ";\n";

@@ -438,14 +438,15 @@ template <class T> ReductionSlot reductionSlot(T &Target, ReduceOp Op) {
   return ReductionSlot{scalarKindOf<T>(), Op, &Target};
 }
 
-/// Marks the lambda holding a loop exactly as written, which generated code runs only when the
-/// loop's trip count cannot be represented (a zero step, a wrap-around, a `!=` never met): kept
-/// out of line and, under Clang, not optimized, so that the copy costs little to compile.
+/// Keeps a function out of line.
 #if defined(__GNUC__) || defined(__clang__)
 #define CLUSTRIX_RT_NOINLINE __attribute__((noinline))
 #else
 #define CLUSTRIX_RT_NOINLINE
 #endif
+/// Marks the lambda holding a loop exactly as written, which generated code runs only when the
+/// loop's trip count cannot be represented (a zero step, a wrap-around, a `!=` never met): kept
+/// out of line and, under Clang, not optimized, so that the copy costs little to compile.
 #if defined(__clang__)
 #define CLUSTRIX_RT_AS_WRITTEN __attribute__((noinline, cold, optnone))
 #elif defined(__GNUC__)
