@@ -229,8 +229,7 @@ def gpu_tables(args, cpu_binary, work, out):
     """Clustrix on the GPU against hand-written CUDA, where both a GPU and nvcc exist."""
     nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc"
                                     if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
-    probe = subprocess.run([os.path.join(args.build, "bin", "clustrix-devices"), "--probe"],
-                           capture_output=True, text=True).stdout
+    probe = subprocess.run([args.devices_tool, "--probe"], capture_output=True, text=True).stdout
     m = re.search(r"GPU_COUNT:(\d+)", probe)
     gpus = int(m.group(1)) if m else 0
     out.append("## GPU\n")
@@ -302,8 +301,28 @@ def main():
     ap.add_argument("--workers", type=int, default=os.cpu_count(),
                     help="CPU workers and OpenMP threads (default: all hardware threads)")
     ap.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    ap.add_argument("--gpu-only", action="store_true",
+                    help="only the GPU half, with a prebuilt --binary (a GPU machine without "
+                         "clang; scripts/gpu-bundle.sh builds one)")
+    ap.add_argument("--binary", help="with --gpu-only: the BenchLoops program")
+    ap.add_argument("--devices-tool", help="clustrix-devices (default: BUILD/bin/clustrix-devices)")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
+    args.devices_tool = args.devices_tool or os.path.join(args.build, "bin", "clustrix-devices")
+    results = os.path.join(BENCH, "results")
+    work = os.path.join(results, "work")
+    if args.gpu_only:
+        if not args.binary:
+            sys.exit("bench: --gpu-only needs --binary")
+        os.makedirs(work, exist_ok=True)
+        out = ["# Clustrix benchmark results, GPU half\n",
+               "Host: %d hardware threads; %s.\n" % (os.cpu_count(), time.strftime("%Y-%m-%d %H:%M"))]
+        gpu_tables(args, os.path.abspath(args.binary), work, out)
+        text = "\n".join(out)
+        with open(os.path.join(results, "results.md"), "w") as f:
+            f.write(text)
+        print(text)
+        return
     args.clangxx = shutil.which("clang++-19")
     if not args.clangxx:
         sys.exit("bench: clang++-19 is needed (scripts/install-deps.sh)")
@@ -311,8 +330,6 @@ def main():
         if not os.path.exists(os.path.join(args.build, f)):
             sys.exit("bench: %s not found; build Clustrix first (ninja -C build)" %
                      os.path.join(args.build, f))
-    results = os.path.join(BENCH, "results")
-    work = os.path.join(results, "work")
     os.makedirs(work, exist_ok=True)
 
     cpu = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"],

@@ -578,7 +578,18 @@ std::string FileRewriter::result() const {
              ") == cudaSuccess ? (void *)K : nullptr;\n}\n"
              "static const bool __clx_registered = (::clustrix::rt::registerKernelGetter(" +
              cStringLiteral(K.Name) + ", " + std::to_string(fnv1a64(K.Source)) +
-             "ull, &__clx_get), true);\n} // namespace __clx_aot_" + std::to_string(I) + "\n";
+             "ull, &__clx_get), true);\n" +
+             // Compiled with the same flags as the kernel: the runtime runs it once to learn
+             // whether nvcc fused a*b+c (its default, --fmad=true), which would make the
+             // kernel's results differ from the host's, and then uses NVRTC instead.
+             "extern \"C\" __global__ void " + K.Name +
+             "_fmad_probe(const double *In, double *Out) { Out[0] = In[0] * In[1] + In[2]; }\n"
+             "static void *__clx_probe() {\n  cudaKernel_t K = nullptr;\n"
+             "  return cudaGetKernel(&K, (const void *)&" + K.Name +
+             "_fmad_probe) == cudaSuccess ? (void *)K : nullptr;\n}\n"
+             "static const bool __clx_probed = (::clustrix::rt::registerKernelGetter(" +
+             cStringLiteral(K.Name + "_fmad_probe") + ", " + std::to_string(fnv1a64(K.Source)) +
+             "ull, &__clx_probe), true);\n} // namespace __clx_aot_" + std::to_string(I) + "\n";
     }
     Out += "#endif\n";
   }

@@ -20,6 +20,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -42,8 +44,22 @@ struct DeviceState {
   char *Staging = nullptr;   // pinned, two halves, one per stream
   size_t Half = 0;
   std::map<std::pair<std::string, uint64_t>, CUfunction> Kernels;
+  /// Per ahead-of-time kernel, whether its rounding probe matched the host.
+  std::map<std::pair<std::string, uint64_t>, bool> Probes;
   std::atomic<bool> Lost{false};
+  /// Device buffers kept between chunks (by size), so that a loop called again reuses them
+  /// instead of paying cuMemAlloc/cuMemFree each time; at most MaxCachedBytes.
+  std::multimap<size_t, CUdeviceptr> FreeBuffers;
+  size_t CachedBytes = 0;
+  /// Host buffers that hold a sub-chunk's results until all of them arrived (one per region),
+  /// kept so that their pages are touched once, not at every call.
+  std::vector<std::vector<char>> Dense;
 };
+
+/// Most device memory kept cached per device between chunks.
+constexpr size_t MaxCachedBytes = size_t(4) << 30;
+/// Largest host result buffer kept between chunks (per region).
+constexpr size_t MaxKeptDenseBytes = size_t(1) << 30;
 
 std::mutex StatesM;
 std::map<int, std::unique_ptr<DeviceState>> &states() {
@@ -57,6 +73,37 @@ DeviceState &stateOf(int Ordinal) {
   if (!P)
     P = std::make_unique<DeviceState>();
   return *P;
+}
+
+/// A device buffer of at least Bytes: a cached one of that size (or up to twice it), else a new
+/// one; when the device is out of memory the cache is emptied and the allocation tried again.
+CUresult allocBuffer(const DriverApi &Api, DeviceState &S, size_t Bytes, CUdeviceptr &Ptr) {
+  auto It = S.FreeBuffers.lower_bound(Bytes);
+  if (It != S.FreeBuffers.end() && It->first <= 2 * Bytes) {
+    Ptr = It->second;
+    S.CachedBytes -= It->first;
+    S.FreeBuffers.erase(It);
+    return CUDA_SUCCESS;
+  }
+  CUresult R = Api.cuMemAlloc(&Ptr, Bytes);
+  if (R == CUDA_ERROR_OUT_OF_MEMORY && !S.FreeBuffers.empty()) {
+    for (auto &[Size, P] : S.FreeBuffers)
+      Api.cuMemFree(P);
+    S.FreeBuffers.clear();
+    S.CachedBytes = 0;
+    R = Api.cuMemAlloc(&Ptr, Bytes);
+  }
+  return R;
+}
+
+/// Gives a buffer back: kept for the next chunk while the cache has room, else freed.
+void releaseBuffer(const DriverApi &Api, DeviceState &S, CUdeviceptr Ptr, size_t Bytes) {
+  if (!S.Lost && S.CachedBytes + Bytes <= MaxCachedBytes) {
+    S.FreeBuffers.emplace(Bytes, Ptr);
+    S.CachedBytes += Bytes;
+    return;
+  }
+  Api.cuMemFree(Ptr);
 }
 
 /// Errors after which the context cannot be used again.
@@ -92,6 +139,50 @@ bool initDevice(const DriverApi &Api, DeviceState &S, int Ordinal, std::string &
   return true;
 }
 
+/// Whether the ahead-of-time kernel of Info rounds as the host does: runs the probe compiled
+/// with it (a*b+c with a*b inexact) once per kernel and device. nvcc's default --fmad=true fuses
+/// the two into one rounding; then the kernel is not used and NVRTC compiles the kernel text.
+bool aheadOfTimeExact(const DriverApi &Api, DeviceState &S, const LoopInfo &Info) {
+  std::string ProbeName = std::string(Info.KernelName) + "_fmad_probe";
+  auto Key = std::make_pair(ProbeName, Info.KernelHash);
+  if (auto It = S.Probes.find(Key); It != S.Probes.end())
+    return It->second;
+  bool Exact = false;
+  std::string Why;
+  auto Probe = findKernelGetter(ProbeName.c_str(), Info.KernelHash);
+  void *Handle = Probe ? Probe() : nullptr;
+  CUfunction F = nullptr;
+  CUdeviceptr Buf = 0;
+  const double In[3] = {1.0 + 0x1p-27, 1.0 - 0x1p-27, -1.0};
+  double Out = 1.0;
+  if (!Handle) {
+    Why = "it was built without its rounding probe";
+  } else if (CLUSTRIX_CU(Api, Why, cuKernelGetFunction(&F, static_cast<CUkernel>(Handle))) &&
+             CLUSTRIX_CU(Api, Why, cuMemAlloc(&Buf, 4 * sizeof(double))) &&
+             CLUSTRIX_CU(Api, Why, cuMemcpyHtoDAsync(Buf, In, sizeof(In), S.Streams[0]))) {
+    CUdeviceptr OutPtr = Buf + 3 * sizeof(double);
+    void *Params[] = {&Buf, &OutPtr};
+    if (CLUSTRIX_CU(Api, Why, cuLaunchKernel(F, 1, 1, 1, 1, 1, 1, 0, S.Streams[0], Params, nullptr)) &&
+        CLUSTRIX_CU(Api, Why, cuMemcpyDtoHAsync(&Out, OutPtr, sizeof(Out), S.Streams[0])) &&
+        CLUSTRIX_CU(Api, Why, cuStreamSynchronize(S.Streams[0]))) {
+      volatile double A = In[0], B = In[1], C = In[2];
+      double Product = A * B;
+      double Host = Product + C; // two roundings, as the host program computes a*b+c
+      Exact = Out == Host;
+      if (!Exact)
+        Why = "nvcc fused multiply-adds in it (build with --fmad=false to use it)";
+    }
+  }
+  if (Buf)
+    Api.cuMemFree(Buf);
+  if (!Exact)
+    logOnce("fmad:" + std::string(Info.KernelName), LogLevel::Warn,
+            loopLocation(Info) + ": the kernel compiled ahead of time is not used, as " + Why +
+                "; NVRTC compiles the loop's kernel text instead");
+  S.Probes[Key] = Exact;
+  return Exact;
+}
+
 /// Finds or builds the loop's kernel for the device: registered image, disk cache, NVRTC.
 bool kernelFor(const DriverApi &Api, DeviceState &S, const LoopInfo &Info, const DeviceInfo &Dev,
                CUfunction &F, std::string &Err) {
@@ -101,9 +192,10 @@ bool kernelFor(const DriverApi &Api, DeviceState &S, const LoopInfo &Info, const
     return true;
   }
   // A kernel nvcc compiled into the program: its context-independent handle, resolved for this
-  // device's context (the primary one, which the CUDA runtime shares).
+  // device's context (the primary one, which the CUDA runtime shares); unless nvcc fused
+  // multiply-adds in it, which NVRTC does not do.
   if (auto Getter = findKernelGetter(Info.KernelName, Info.KernelHash);
-      Getter && Api.cuKernelGetFunction) {
+      Getter && Api.cuKernelGetFunction && aheadOfTimeExact(Api, S, Info)) {
     if (void *Handle = Getter()) {
       std::string Ignored;
       if (CLUSTRIX_CU(Api, Ignored,
@@ -229,7 +321,9 @@ struct SubChunk {
   unsigned Grid = 0;
   std::vector<Box> Boxes;
   std::vector<CUdeviceptr> Buffers;   // per region (0 when empty)
+  std::vector<size_t> BufferBytes;    // their sizes
   std::vector<CUdeviceptr> Partials;  // per reduction, Grid cells each
+  std::vector<size_t> PartialBytes;
 };
 
 /// Runs one chunk on one device; all state of the attempt lives here.
@@ -250,7 +344,10 @@ public:
     size_t Free = 0, Total = 0;
     if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemGetInfo(&Free, &Total))))
       return false;
+    Free += S.CachedBytes; // cached buffers are reused or freed on demand
     uint64_t Budget = Free > (64u << 20) ? static_cast<uint64_t>((Free - (64u << 20)) * 0.9) : 0;
+    if (uint64_t Limit = activeConfig().CudaMemoryLimit; Limit && Limit < Budget)
+      Budget = Limit;
     auto Footprint = [&](uint64_t L, uint64_t H) {
       std::vector<Box> B(Info.NumRegions);
       Args.Boxes(Args.BoxEnv, L, H, B.data());
@@ -264,8 +361,9 @@ public:
     if (Footprint(Lo, Hi) <= Budget)
       Subs.push_back({Lo, Hi});
     else if (!splitForMemory(Lo, Hi, Footprint, Budget / 2, Subs)) {
-      Err = "one iteration's regions do not fit in the " + std::to_string(Free >> 20) +
-            " MiB free on cuda" + std::to_string(Dev.Index);
+      Err = "one iteration's regions do not fit in the " + std::to_string(Budget >> 10) +
+            " KiB usable on cuda" + std::to_string(Dev.Index) + " (" +
+            std::to_string(Free >> 20) + " MiB free)";
       return false;
     }
     // Overlapping sub-chunks only when their write boxes are disjoint; else one at a time.
@@ -280,27 +378,50 @@ public:
       logLine(LogLevel::Debug, loopLocation(Info) + ": cuda" + std::to_string(Dev.Index) +
                                    " streams [" + std::to_string(Lo) + ", " + std::to_string(Hi) +
                                    ") in " + std::to_string(Subs.size()) + " sub-chunks");
+    const bool Timed = logEnabled(LogLevel::Debug);
+    using Clock = std::chrono::steady_clock;
+    double IssueMs = 0, FinishMs = 0;
+    auto Since = [](Clock::time_point T) {
+      return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
+    };
     for (size_t I = 0; I < Subs.size(); ++I) {
       InFlight.emplace_back();
       SubChunk &Sc = InFlight.back();
       Sc.Lo = Subs[I].Lo;
       Sc.Hi = Subs[I].Hi;
       Sc.Stream = static_cast<unsigned>(I % 2);
+      auto T0 = Timed ? Clock::now() : Clock::time_point();
       if (!issue(Sc, Err))
         return false;
+      if (Timed)
+        IssueMs += Since(T0);
       // Finish the previous sub-chunk while this one computes (or this one, when serialized).
       while (InFlight.size() > (Overlap ? 1u : 0u)) {
+        auto T1 = Timed ? Clock::now() : Clock::time_point();
         if (!finish(InFlight.front(), Err))
           return false;
         release(InFlight.front());
         InFlight.erase(InFlight.begin());
+        if (Timed)
+          FinishMs += Since(T1);
       }
     }
+    auto T2 = Timed ? Clock::now() : Clock::time_point();
     while (!InFlight.empty()) {
       if (!finish(InFlight.front(), Err))
         return false;
       release(InFlight.front());
       InFlight.erase(InFlight.begin());
+    }
+    if (Timed) {
+      FinishMs += Since(T2);
+      char Buf[160];
+      std::snprintf(Buf, sizeof(Buf),
+                    ": cuda%d [%llu, %llu): %.3f ms allocating, copying in and launching, "
+                    "%.3f ms computing and copying out",
+                    Dev.Index, static_cast<unsigned long long>(Lo),
+                    static_cast<unsigned long long>(Hi), IssueMs, FinishMs);
+      logLine(LogLevel::Debug, loopLocation(Info) + Buf);
     }
     return true;
   }
@@ -353,14 +474,16 @@ private:
     const uint32_t NR = Info.NumRegions;
     Sc.Boxes.resize(NR);
     Sc.Buffers.assign(NR, 0);
+    Sc.BufferBytes.assign(NR, 0);
     if (NR)
       Args.Boxes(Args.BoxEnv, Sc.Lo, Sc.Hi, Sc.Boxes.data());
     for (uint32_t R = 0; R < NR; ++R) {
       size_t Bytes = boxHullBytes(Sc.Boxes[R], Info.Regions[R].Rank);
       if (Bytes == 0)
         continue;
-      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemAlloc(&Sc.Buffers[R], Bytes))))
+      if (!checkCode(allocBuffer(Api, S, Bytes, Sc.Buffers[R]), "cuMemAlloc", Err))
         return false;
+      Sc.BufferBytes[R] = Bytes;
       uint8_t A = Info.Regions[R].Access;
       // Rule 3: a write box not provably written in full is copied in first.
       bool In = (A & AccessRead) || ((A & AccessWrite) && !Info.Regions[R].FullWrite);
@@ -369,10 +492,13 @@ private:
     }
     Sc.Grid = gridBlocks(Sc.Hi - Sc.Lo, Dev.Multiprocessors);
     Sc.Partials.assign(Args.NumReductions, 0);
-    for (uint32_t R = 0; R < Args.NumReductions; ++R)
-      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemAlloc(&Sc.Partials[R],
-                                                  Sc.Grid * scalarSize(Args.Reductions[R].Kind)))))
+    Sc.PartialBytes.assign(Args.NumReductions, 0);
+    for (uint32_t R = 0; R < Args.NumReductions; ++R) {
+      size_t Bytes = Sc.Grid * scalarSize(Args.Reductions[R].Kind);
+      if (!checkCode(allocBuffer(Api, S, Bytes, Sc.Partials[R]), "cuMemAlloc", Err))
         return false;
+      Sc.PartialBytes[R] = Bytes;
+    }
     // Parameters in the kernel's order; Region pointers rebased so global indices work.
     std::vector<uint64_t> Words(Info.NumParams);
     std::vector<void *> Ptrs(Info.NumParams);
@@ -402,7 +528,9 @@ private:
   /// Copies a device box into Dense (the box's elements, packed), through staging if any.
   bool fetchBox(const SubChunk &Sc, uint32_t R, std::vector<char> &Dense, std::string &Err) {
     BoxCopy C = describeBoxCopy(Sc.Boxes[R], Info.Regions[R].Rank);
-    Dense.resize(C.WidthBytes * C.Height * C.Depth);
+    size_t Need = C.WidthBytes * C.Height * C.Depth;
+    if (Dense.size() < Need)
+      Dense.resize(Need);
     CUstream St = S.Streams[Sc.Stream];
     if (logEnabled(LogLevel::Debug))
       logCopy(R, C, /*ToDevice=*/false);
@@ -427,10 +555,16 @@ private:
   /// failed sub-chunk leaves nothing half-written and can be re-run.
   bool finish(SubChunk &Sc, std::string &Err) {
     const uint32_t NR = Info.NumRegions;
-    std::vector<std::vector<char>> Dense(NR);
+    std::vector<std::vector<char>> &Dense = S.Dense;
+    if (Dense.size() < NR)
+      Dense.resize(NR);
+    std::vector<bool> Fetched(NR, false);
     for (uint32_t R = 0; R < NR; ++R)
-      if ((Info.Regions[R].Access & AccessWrite) && Sc.Buffers[R] && !fetchBox(Sc, R, Dense[R], Err))
-        return false;
+      if ((Info.Regions[R].Access & AccessWrite) && Sc.Buffers[R]) {
+        if (!fetchBox(Sc, R, Dense[R], Err))
+          return false;
+        Fetched[R] = true;
+      }
     CUstream St = S.Streams[Sc.Stream];
     std::vector<std::vector<unsigned char>> Cells(Args.NumReductions);
     for (uint32_t R = 0; R < Args.NumReductions; ++R) {
@@ -443,9 +577,12 @@ private:
     if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
       return false;
     for (uint32_t R = 0; R < NR; ++R)
-      if (!Dense[R].empty())
+      if (Fetched[R]) {
         unpackBox(describeBoxCopy(Sc.Boxes[R], Info.Regions[R].Rank), Dense[R].data(),
                   Sc.Boxes[R].Base);
+        if (Dense[R].size() > MaxKeptDenseBytes)
+          std::vector<char>().swap(Dense[R]);
+      }
     for (uint32_t R = 0; R < Args.NumReductions; ++R) {
       const ReductionSlot &Slot = Args.Reductions[R];
       size_t ES = scalarSize(Slot.Kind);
@@ -465,15 +602,28 @@ private:
   }
 
   void release(SubChunk &Sc) {
-    Api.cuStreamSynchronize(S.Streams[Sc.Stream]);
-    for (CUdeviceptr P : Sc.Buffers)
-      if (P)
+    // After a failure the stream may still use the buffers: they are freed, never cached.
+    bool Ok = Api.cuStreamSynchronize(S.Streams[Sc.Stream]) == CUDA_SUCCESS && !Lost;
+    auto Give = [&](CUdeviceptr P, size_t Bytes) {
+      if (!P)
+        return;
+      if (Ok)
+        releaseBuffer(Api, S, P, Bytes);
+      else
         Api.cuMemFree(P);
-    for (CUdeviceptr P : Sc.Partials)
-      if (P)
-        Api.cuMemFree(P);
+    };
+    for (size_t I = 0; I < Sc.Buffers.size(); ++I)
+      Give(Sc.Buffers[I], Sc.BufferBytes[I]);
+    for (size_t I = 0; I < Sc.Partials.size(); ++I)
+      Give(Sc.Partials[I], Sc.PartialBytes[I]);
     Sc.Buffers.clear();
     Sc.Partials.clear();
+  }
+
+  /// As CLUSTRIX_CU for a result already in hand (calls made through a helper).
+  bool checkCode(CUresult R, const char *Call, std::string &Err) {
+    LastCode = R;
+    return check(checkCall(Api, R, Call, __FILE__, __LINE__, Err));
   }
 
   const DriverApi &Api;

@@ -1,6 +1,8 @@
 //===- CUDA/KernelCache.cpp - Compiled kernels on disk --------------------===//
 #include "CUDA/KernelCache.h"
 
+#include "CUDA/Nvrtc.h"
+
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -66,8 +68,9 @@ bool KernelCache::open(std::string &Err) {
 
 std::string KernelCache::key(uint64_t KernelHash, int Arch, int DriverVersion, int NvrtcVersion) {
   char Buf[96];
-  std::snprintf(Buf, sizeof(Buf), "%016llx-sm%d-drv%d-nvrtc%d",
-                static_cast<unsigned long long>(KernelHash), Arch, DriverVersion, NvrtcVersion);
+  std::snprintf(Buf, sizeof(Buf), "%016llx-sm%d-drv%d-nvrtc%d-%s",
+                static_cast<unsigned long long>(KernelHash), Arch, DriverVersion, NvrtcVersion,
+                NvrtcCodeOptions);
   return Buf;
 }
 

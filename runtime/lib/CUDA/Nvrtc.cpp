@@ -63,8 +63,8 @@ bool compileToCubin(const NvrtcApi &Api, const std::string &Source, const std::s
     return false;
   }
   std::string ArchOpt = "--gpu-architecture=sm_" + std::to_string(Arch);
-  const char *Opts[] = {ArchOpt.c_str(), "--std=c++17", "-default-device"};
-  R = Api.nvrtcCompileProgram(Prog, 3, Opts);
+  const char *Opts[] = {ArchOpt.c_str(), "--std=c++17", "-default-device", "--fmad=false"};
+  R = Api.nvrtcCompileProgram(Prog, sizeof(Opts) / sizeof(Opts[0]), Opts);
   size_t LogSize = 0;
   std::string ProgLog;
   if (Api.nvrtcGetProgramLogSize(Prog, &LogSize) == 0 && LogSize > 1) {

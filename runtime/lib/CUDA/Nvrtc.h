@@ -40,6 +40,12 @@ struct NvrtcApi {
   int version() const;
 };
 
+/// Names the NVRTC options that change the generated code, for the kernel cache's key: kernels are
+/// compiled without contracting a*b+c into fused multiply-adds (--fmad=false), so that +, -, *, /
+/// and sqrt round as the host's IEEE arithmetic does and a loop's results do not depend on the
+/// device it ran on.
+constexpr const char *NvrtcCodeOptions = "fmad0";
+
 /// Compiles Source (kernel text; Name is used in messages) for sm_<Arch> (e.g. 90) into Cubin.
 /// On failure returns false with NVRTC's error and program log in Log.
 bool compileToCubin(const NvrtcApi &Api, const std::string &Source, const std::string &Name,

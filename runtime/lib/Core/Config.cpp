@@ -211,6 +211,10 @@ const KeySpec Keys[] = {
      [](RuntimeConfig &C, const std::string &V) {
        C.PinnedStagingBytes = parseUnsigned(V, 0, 64ull << 30, true);
      }},
+    {"cuda_memory_limit", "CLUSTRIX_CUDA_MEMORY_LIMIT",
+     [](RuntimeConfig &C, const std::string &V) {
+       C.CudaMemoryLimit = parseUnsigned(V, 0, 1ull << 50, true);
+     }},
     {"worker_spin_us", "CLUSTRIX_WORKER_SPIN_US",
      [](RuntimeConfig &C, const std::string &V) {
        C.WorkerSpinMicroseconds = parseUnsigned(V, 0, 1000000, false);

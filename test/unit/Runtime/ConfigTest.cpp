@@ -48,6 +48,7 @@ TEST(ConfigTest, EveryKeyParses) {
                                 "log_level: debug\n"
                                 "pinned_staging_bytes: 32M\n"
                                 "worker_spin_us: 0\n"
+                                "cuda_memory_limit: 1M\n"
                                 "hosts:\n  - name: a\n    whatever: [1, 2]\n",
                                 "c.yml");
   EXPECT_FALSE(C.AutoGpuParallel);
@@ -61,6 +62,7 @@ TEST(ConfigTest, EveryKeyParses) {
   EXPECT_EQ(C.Log, LogLevel::Debug);
   EXPECT_EQ(C.PinnedStagingBytes, 32u << 20);
   EXPECT_EQ(C.WorkerSpinMicroseconds, 0u);
+  EXPECT_EQ(C.CudaMemoryLimit, 1u << 20);
 }
 
 TEST(ConfigTest, EmptyFileMeansDefaults) {

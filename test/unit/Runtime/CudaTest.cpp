@@ -167,7 +167,7 @@ TEST(CudaTest, KernelCacheIsPrivateAndRoundTrips) {
   ASSERT_EQ(::stat(Dir.c_str(), &St), 0);
   EXPECT_EQ(St.st_mode & 0777, 0700u);
   std::string Key = KernelCache::key(0xabcdef0123456789ull, 90, 13000, 13000);
-  EXPECT_EQ(Key, "abcdef0123456789-sm90-drv13000-nvrtc13000");
+  EXPECT_EQ(Key, "abcdef0123456789-sm90-drv13000-nvrtc13000-fmad0");
   std::vector<char> Image = {'\x7f', 'E', 'L', 'F', 0, 1, 2, 3}, Back;
   EXPECT_FALSE(C.load(Key, Back));
   ASSERT_TRUE(C.store(Key, Image, Err)) << Err;

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Checks the CUDA path on a machine with a GPU, nvcc and no clang, from a bundle that
+# scripts/gpu-bundle.sh made elsewhere: every program on the GPU alone, on the GPU with CPU
+# workers, with a chunk failing on the GPU, with a small device-memory limit (sub-chunks) and
+# staging buffer, without pinned staging, under cyclic and dynamic schedules, through NVRTC and
+# through nvcc's ahead-of-time kernels, each against the serial build's output; then the GPU half
+# of the benchmarks. Prints PASS/FAIL lines and "N passed, N failed" last.
+#
+#   scripts/gpu-check.sh [bundle-dir] [log-dir] [--no-bench]    (defaults: .gpu, gpu-logs)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+B=$(realpath "${1:-.gpu}")
+LOGS=$(realpath -m "${2:-gpu-logs}")
+BENCH=1
+[ "${3:-}" = "--no-bench" ] && BENCH=0
+mkdir -p "$LOGS"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "PASS: $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# Debian 12's libstdc++ only where the machine's own is older than the one the bundle was built with.
+if ! strings "$(ldconfig -p | awk '/libstdc\+\+\.so\.6 /{print $NF; exit}')" 2>/dev/null |
+  grep -q GLIBCXX_3.4.30; then
+  export LD_LIBRARY_PATH="$B/lib/compat:$LD_LIBRARY_PATH"
+fi
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+CUDA_HOME=$(dirname "$(dirname "$(realpath "$NVCC")")")
+NVRTC=$(ls "$CUDA_HOME"/lib64/libnvrtc.so.* "$CUDA_HOME"/targets/x86_64-linux/lib/libnvrtc.so.* \
+  2>/dev/null | grep -v alt | sort | head -1)
+export CLUSTRIX_NVRTC_LIBRARY=$NVRTC
+export CLUSTRIX_KERNEL_CACHE=$LOGS/kernel-cache
+unset CLUSTRIX_DEVICES CLUSTRIX_LOG CLUSTRIX_FAULT CLUSTRIX_CONFIG
+
+echo "== Machine"
+nvidia-smi -L || true
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || true
+"$NVCC" --version | tail -2
+echo "NVRTC: $NVRTC"
+for f in "$B"/bin/*; do
+  if ldd "$f" 2>/dev/null | grep -q "not found"; then bad "libraries of $(basename "$f")"; ldd "$f" | grep "not found"; fi
+done
+
+echo "== clustrix-devices"
+"$B/bin/clustrix-devices" | tee "$LOGS/devices.txt"
+grep -q "cuda0" "$LOGS/devices.txt" && ok "clustrix-devices lists cuda0" || bad "clustrix-devices lists no cuda0"
+"$B/bin/clustrix-devices" --probe >"$LOGS/probe.txt" 2>&1 || true
+
+wide=(CLUSTRIX_SERIAL_THRESHOLD=0 CLUSTRIX_MIN_ITERS_PER_DEVICE=1 CLUSTRIX_LOG=info)
+# run LABEL PROGRAM EXPECTED ARGS ENV...: output equal to the serial output (or, for the demo,
+# its own "equals the serial result: yes"); logs kept.
+run_one() {
+  local label=$1 prog=$2 expected=$3 args=$4
+  shift 4
+  local log="$LOGS/$label.log" out="$LOGS/$label.out"
+  # shellcheck disable=SC2086
+  env "${wide[@]}" "$@" timeout 300 "$prog" $args >"$out" 2>"$log"
+  local rc=$?
+  if [ $rc -ne 0 ]; then bad "$label: exit $rc"; tail -5 "$log"; return; fi
+  if [[ $prog == *demo* ]]; then
+    grep -q "^result equals the serial result: yes$" "$out" || { bad "$label: not the serial result"; return; }
+  elif ! diff -q "$expected" "$out" >/dev/null; then
+    bad "$label: differs from serial"; diff "$expected" "$out" | head -10; return
+  fi
+  local gpu cpu ser
+  gpu=$(grep -c "parallel on .*(cuda0" "$log")
+  ser=$(grep -c ": serial: " "$log")
+  cpu=$(grep -c "runs on the CPU" "$log")
+  ok "$label (loops on the GPU: $gpu, GPU-less loops: $cpu, serial: $ser$(grep -q 'failed on' "$log" && echo ', recovered a failure'))"
+}
+
+echo "== The CUDA path through NVRTC"
+for args_file in "$B"/expected/*.args; do
+  name=$(basename "$args_file" .args)
+  IFS=';' read -ra sets <"$args_file"
+  [ ${#sets[@]} -eq 0 ] && sets=("-")
+  for i in "${!sets[@]}"; do
+    a=${sets[$i]}
+    [ "$a" = "-" ] && a=""
+    exp="$B/expected/$name.$i.out"
+    p="$B/bin/$name.clx"
+    run_one "$name.$i.cuda" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda
+    run_one "$name.$i.mixed" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda,cpu:3
+    run_one "$name.$i.fault" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda,cpu:2 CLUSTRIX_FAULT=cuda0:0
+    run_one "$name.$i.cyclic" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda,cpu:2 CLUSTRIX_SCHEDULE=cyclic CLUSTRIX_CHUNK_SIZE=97
+    run_one "$name.$i.dynamic" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda,cpu:2 CLUSTRIX_SCHEDULE=dynamic CLUSTRIX_CHUNK_SIZE=61
+    run_one "$name.$i.subchunks" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda CLUSTRIX_CUDA_MEMORY_LIMIT=48K CLUSTRIX_PINNED_STAGING_BYTES=16K
+    run_one "$name.$i.pageable" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda CLUSTRIX_PINNED_STAGING_BYTES=0
+  done
+done
+grep -h "sub-chunks" "$LOGS"/*.subchunks.log 2>/dev/null | head -3
+env "${wide[@]}" CLUSTRIX_DEVICES=cuda CLUSTRIX_LOG=debug CLUSTRIX_CUDA_MEMORY_LIMIT=48K \
+  CLUSTRIX_PINNED_STAGING_BYTES=16K "$B/bin/constructs.clx" 100003 >/dev/null 2>"$LOGS/constructs.debug.log"
+if grep -q "sub-chunks" "$LOGS/constructs.debug.log"; then ok "sub-chunking happened under the memory limit"; else bad "no sub-chunks under the memory limit"; fi
+grep -c "compiled .* with NVRTC" "$LOGS/constructs.debug.log" >/dev/null || true
+
+echo "== Ahead-of-time kernels (nvcc)"
+mkdir -p "$LOGS/nvcc"
+# Built with --fmad=false, the kernels nvcc compiled are used and NVRTC is not needed; built
+# with nvcc's default (fused multiply-adds), the runtime's probe rejects them and NVRTC compiles
+# the kernel text: both must give the serial result.
+for src in "$B"/src/*.cpp; do
+  name=$(basename "$src" .cpp)
+  for fmad in false true; do
+    exe="$LOGS/nvcc/$name.fmad-$fmad"
+    # shellcheck disable=SC2046
+    if ! "$NVCC" -std=c++17 -O1 -x cu -arch=native --fmad=$fmad $(cat "$B/expected/$name.flags") \
+      -I runtime/include "$src" -o "$exe" -L"$B/lib" -Xlinker -rpath,"$B/lib" -lclustrix_rt \
+      >"$LOGS/nvcc/$name.$fmad.build.log" 2>&1; then
+      bad "nvcc --fmad=$fmad builds $name"; tail -20 "$LOGS/nvcc/$name.$fmad.build.log"; continue
+    fi
+    IFS=';' read -ra sets <"$B/expected/$name.args"
+    [ ${#sets[@]} -eq 0 ] && sets=("-")
+    for i in "${!sets[@]}"; do
+      a=${sets[$i]}
+      [ "$a" = "-" ] && a=""
+      if [ $fmad = false ]; then
+        run_one "$name.$i.aot" "$exe" "$B/expected/$name.$i.out" "$a" CLUSTRIX_DEVICES=cuda,cpu:2 \
+          CLUSTRIX_NVRTC_LIBRARY=/nonexistent/libnvrtc.so
+      else
+        run_one "$name.$i.aot-fmad" "$exe" "$B/expected/$name.$i.out" "$a" CLUSTRIX_DEVICES=cuda,cpu:2
+      fi
+    done
+  done
+done
+if grep -q "is not used, as nvcc fused multiply-adds" "$LOGS"/*.aot-fmad.log; then
+  ok "kernels nvcc built with fused multiply-adds are detected and replaced"
+else
+  bad "no fused multiply-add detected in the --fmad=true builds"
+fi
+"$NVCC" -x cu -E -dM /dev/null 2>/dev/null | sort >"$LOGS/macros.fmad-true"
+"$NVCC" -x cu --fmad=false -E -dM /dev/null 2>/dev/null | sort >"$LOGS/macros.fmad-false"
+echo "nvcc macros that --fmad=false changes:"; diff "$LOGS/macros.fmad-true" "$LOGS/macros.fmad-false"
+# shellcheck disable=SC2016
+env "${wide[@]}" CLUSTRIX_DEVICES=cuda CLUSTRIX_LOG=debug CLUSTRIX_NVRTC_LIBRARY=/nonexistent \
+  "$LOGS/nvcc/constructs.fmad-false" >/dev/null 2>"$LOGS/aot.debug.log"
+n=$(grep -c "compiled ahead of time by nvcc" "$LOGS/aot.debug.log")
+[ "$n" -gt 0 ] && ok "ahead-of-time kernels used without NVRTC ($n)" || bad "no ahead-of-time kernel used"
+
+if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchLoops" ]; then
+  echo "== Benchmarks, GPU half"
+  python3 bench/run.py --gpu-only --binary "$B/bin/BenchLoops" --devices-tool "$B/bin/clustrix-devices" \
+    --reps 7 2>&1 | tee "$LOGS/bench.txt"
+  cp bench/results/results.md "$LOGS/bench-results.md" 2>/dev/null || true
+  for what in saxpy dot jacobi; do
+    env CLUSTRIX_DEVICES=cuda CLUSTRIX_LOG=debug "$B/bin/BenchLoops" clustrix $what \
+      $([ $what = jacobi ] && echo 1024 || echo 8000000) 3 2>&1 | grep -E "ms (allocating|computing)|median" | tail -3
+  done
+fi
+echo
+echo "gpu-check: $pass passed, $fail failed"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
