@@ -37,6 +37,7 @@ std::string clustrix::renderReport(const std::vector<LoopRecord> &Records) {
                                            {"rank", G.Rank},
                                            {"full_write", G.FullWrite},
                                            {"may_alias", G.MayAlias},
+                                           {"guard", G.Scalar},
                                            {"affine", G.Affine},
                                            {"extent", G.ExtentText},
                                            {"subscripts", std::move(Subs)}});

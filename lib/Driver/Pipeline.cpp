@@ -228,8 +228,12 @@ std::string PipelineConsumer::acceptedText(const Item &I) {
   if (I.Clauses.Collapse > 1)
     S += ", collapse " + std::to_string(I.Clauses.Collapse);
   S += ", level " + std::to_string(R.Level) + " (score " + std::to_string(R.Score) + ")";
-  std::vector<std::string> In, Outs, Reds, Apps;
+  std::vector<std::string> In, Outs, Reds, Apps, Guards;
   for (const Region &G : R.Regions) {
+    if (G.Scalar) {
+      Guards.push_back(G.Name);
+      continue;
+    }
     if (G.Access & RegionRead)
       In.push_back(G.Name);
     if (G.Access & RegionWrite)
@@ -247,6 +251,8 @@ std::string PipelineConsumer::acceptedText(const Item &I) {
     S += "; reduce: " + joinNames(Reds);
   if (!Apps.empty())
     S += "; ordered append: " + joinNames(Apps);
+  if (!Guards.empty())
+    S += "; checked against writes through pointers: " + joinNames(Guards);
   return S;
 }
 

@@ -80,7 +80,8 @@ public:
   Builder(ASTContext &Ctx, const LoopResult &R)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), R(R), RW(Ctx.getSourceManager(), Ctx.getLangOpts()) {
     for (size_t I = 0; I < R.Regions.size(); ++I)
-      RegionIndex[R.Regions[I].Name] = I;
+      if (!R.Regions[I].Scalar) // a guard region: the kernel takes the scalar by value
+        RegionIndex[R.Regions[I].Name] = I;
     for (const Reduction &X : R.Reductions)
       Reductions.insert(X.Var);
     for (const CanonicalLoop &L : R.Nest)
@@ -422,7 +423,7 @@ Kernel clustrix::emitKernel(ASTContext &Ctx, const Stmt *Loop, const LoopResult 
     return K;
   }
   for (size_t I = 0; I < R.Regions.size(); ++I)
-    if (!B.RegionParams.count(R.Regions[I].Name)) {
+    if (!R.Regions[I].Scalar && !B.RegionParams.count(R.Regions[I].Name)) {
       K.Reason = "region '" + R.Regions[I].Name + "' is not named in the loop body";
       return K;
     }
@@ -487,6 +488,8 @@ Kernel clustrix::emitKernel(ASTContext &Ctx, const Stmt *Loop, const LoopResult 
   K.Args.push_back({KernelArg::Lo, 0, ""});
   K.Args.push_back({KernelArg::Hi, 0, ""});
   for (size_t I = 0; I < R.Regions.size(); ++I) {
+    if (R.Regions[I].Scalar)
+      continue;
     OS << ", " << B.RegionParams[R.Regions[I].Name];
     K.Args.push_back({KernelArg::Region, unsigned(I), ""});
   }

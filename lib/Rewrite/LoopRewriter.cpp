@@ -264,7 +264,9 @@ std::string FileRewriter::boxCode(const LoopResult &R) const {
     const Region &Reg = R.Regions[RI];
     // The address of element (0, ..., 0).
     std::string Elem;
-    if (Reg.IsContainer)
+    if (Reg.Scalar)
+      Elem = "&(" + Reg.Name + ")";
+    else if (Reg.IsContainer)
       Elem = "(" + Reg.Name + ").data()";
     else if (!Reg.ConstDims.empty()) {
       Elem = "&(" + Reg.Name + ")";

@@ -59,6 +59,7 @@ void refused(int n, double *a) {
 // CHECK-NEXT:         "affine": true,
 // CHECK-NEXT:         "extent": "",
 // CHECK-NEXT:         "full_write": true,
+// CHECK-NEXT:         "guard": false,
 // CHECK-NEXT:         "may_alias": true,
 // CHECK-NEXT:         "name": "dst",
 // CHECK-NEXT:         "rank": 1,

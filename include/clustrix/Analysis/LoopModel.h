@@ -1,0 +1,159 @@
+//===- clustrix/Analysis/LoopModel.h - What the analysis finds ---*- C++ -*-===//
+//
+// The data model of one analyzed loop, apart from the analyzer: the canonical nest, the regions
+// (arrays) it touches with their subscripts, its reductions and ordered appends, the functions
+// and types its body needs, the complexity, and the reasons for a refusal. Decide and Rewrite
+// read it; only lib/Analysis writes it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_ANALYSIS_LOOPMODEL_H
+#define CLUSTRIX_ANALYSIS_LOOPMODEL_H
+
+#include "clustrix/Analysis/Polynomial.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceLocation.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace clustrix {
+
+/// Why a loop was refused. Each kind has one entry in RejectKinds.def, one section in
+/// docs/diagnostics.md and tests of its messages.
+enum class RejectKind {
+#define CLUSTRIX_REJECT_KIND(Enumerator, Name, Summary) Enumerator,
+#include "clustrix/Analysis/RejectKinds.def"
+};
+
+/// A reason for refusal, with the offending expression's location for a note.
+struct RejectReason {
+  RejectKind Kind;
+  std::string Message;       ///< Follows "loop not parallelized: ".
+  clang::SourceLocation Loc; ///< Where the note points.
+  std::string Note;          ///< The note's text; empty for no note.
+  std::string Suggestion;    ///< A clause to add, e.g. "reduce(+: sum)"; empty for none.
+};
+
+/// Stable name of a reject kind, for the report and the docs anchor.
+const char *rejectKindName(RejectKind K);
+/// What a reject kind covers, in a few words.
+const char *rejectKindSummary(RejectKind K);
+
+/// Comparison of the canonical loop condition, induction variable on the left.
+enum class LoopCmp { LT, LE, GT, GE, NE };
+
+/// One level of the (possibly collapsed) loop nest in canonical form.
+struct CanonicalLoop {
+  const clang::Stmt *Loop = nullptr;     ///< ForStmt or CXXForRangeStmt.
+  const clang::VarDecl *Var = nullptr;   ///< The induction variable (or the range variable).
+  bool DeclaredInLoop = true;
+  std::string VarName;
+  std::string VarType;     ///< Spelled type of the induction variable.
+  std::string CmpType;     ///< Type the comparison is done in.
+  std::string InitText, BoundText, StepText;  ///< Spelled expressions (StepText: the magnitude
+                                              ///< expression, signed for `+=`).
+  bool StepNegated = false; ///< `-=`, `--`: the step expression counts down.
+  LoopCmp Cmp = LoopCmp::LT;
+  // Range-based for: iterate over RangeText with element variable Var.
+  bool RangeFor = false;
+  std::string RangeText;
+  std::string ElemDeclText; ///< e.g. "auto &x"
+  Polynomial InitPoly, StepPoly; ///< Step: signed step (negative for -=); invalid if unknown.
+  /// Exact values of the initial value and the bound (no wrapping conversion or arithmetic);
+  /// invalid when not known exactly. They bound the iteration range for the dependence test.
+  Polynomial InitValue, BoundValue;
+};
+
+/// Access classification of a region.
+enum RegionAccess : unsigned { RegionRead = 1, RegionWrite = 2 };
+
+/// How the whole extent of an array is known.
+enum class ExtentKind { Unknown, ConstantArray, Container, Clause };
+
+/// One array (or single object) the loop touches.
+struct Region {
+  std::string Name;          ///< Spelled base, e.g. "a", "this->data", "s.v".
+  unsigned Access = 0;       ///< RegionRead | RegionWrite.
+  unsigned Rank = 1;
+  bool FullWrite = true;     ///< Every written element of a chunk's box is written by the chunk.
+  /// Reached through a pointer, a reference, `this` or a view: it may overlap other regions,
+  /// so the runtime compares its address range with theirs before going wide.
+  bool MayAlias = false;
+  bool IsContainer = false;  ///< std::vector / std::array / std::span: Name.data() is the base.
+  /// One scalar object (Name is the object, its box the single element at &Name). Such a region
+  /// is read only: it is there for the runtime's alias check of the regions written through
+  /// pointers, and kernels take the scalar by value, not as a region.
+  bool Scalar = false;
+  ExtentKind Extent = ExtentKind::Unknown;
+  std::string ExtentText;    ///< Element count expression, when known.
+  std::string ElemType;      ///< Spelled element type.
+  std::vector<int64_t> ConstDims; ///< Extents of a C array's dimensions, outermost first.
+  /// Extents of the dimensions after the first, for row-major subscripts split by
+  /// delinearization (symbols such as `m` in `a[i*m + j]`).
+  std::vector<Polynomial> DimExtents;
+  /// Per access: delinearized subscripts (outermost first), as polynomials over the loop
+  /// variables and invariant symbols.
+  std::vector<std::vector<Polynomial>> Subscripts;
+  bool Affine = true;        ///< All subscripts are affine; else the box is the whole object.
+};
+
+/// A recognized reduction.
+struct Reduction {
+  const clang::VarDecl *Var = nullptr;
+  std::string Name;
+  std::string Op; ///< "+", "*", "min", "max", "&", "|", "^"
+  bool IsFloat = false;
+  bool FromClause = false;
+  /// A floating-point min or max without a clause: exact only when partials are combined in
+  /// iteration order (the first of equal values wins), which CPU chunks do and a GPU's
+  /// interleaved threads do not; such a loop has no GPU form.
+  bool OrderedMinMax = false;
+};
+
+/// An ordered append target.
+struct Append {
+  const clang::VarDecl *Var = nullptr;
+  std::string Name;
+};
+
+/// Result of analyzing one annotated loop.
+struct LoopResult {
+  bool Accepted = false;
+  std::vector<RejectReason> Reasons;
+  std::vector<CanonicalLoop> Nest;   ///< One entry, or collapse(n) entries.
+  std::vector<Region> Regions;
+  std::vector<Reduction> Reductions;
+  std::vector<Append> Appends;
+  std::vector<const clang::FunctionDecl *> Callees; ///< Closure of called functions, callees
+                                                    ///< first.
+  std::vector<const clang::RecordDecl *> Records;   ///< Record types the body uses.
+  std::vector<std::string> MathCalls;               ///< Standard math functions used.
+  /// Loop variables of inner loops, with their inclusive ranges as polynomials.
+  std::vector<std::pair<PolyVar, PolyRange>> InnerRanges;
+  PolyVar Outer; ///< The normalized iteration variable of the parallel loop.
+  unsigned Score = 0;
+  unsigned Level = 1;
+  double WorkPerIter = 1.0;
+};
+
+/// Most variables one term of a subscript may multiply: the capacity of a term of the box
+/// program the rewriter emits (clustrix::rt::BoxTerm::Factor in clustrix/Runtime.h). A
+/// subscript beyond it is treated as not affine.
+constexpr unsigned MaxBoxFactors = 4;
+
+/// The key of the normalized iteration variable of nest level L (0 to 2) in every polynomial
+/// the analysis produces: the same for all loops, so that it survives copies of the result.
+const void *normalizedVarKey(unsigned Level);
+
+/// Whether every term of P fits a box-program term.
+bool fitsBoxProgram(const Polynomial &P);
+
+/// Complexity level (1..5) of a score; the thresholds are documented in docs/score.md.
+unsigned complexityLevel(unsigned Score);
+
+} // namespace clustrix
+
+#endif // CLUSTRIX_ANALYSIS_LOOPMODEL_H

@@ -1,0 +1,535 @@
+//===- BodyWalker.cpp - The walk's entry, dispatch and statements ----------===//
+//
+// Dispatch goes through StmtCoverage.def: a modelled class calls its method, a refused class
+// refuses with its kind, and a class not listed is refused as unsupported. Nothing is skipped.
+//
+//===----------------------------------------------------------------------===//
+#include "BodyWalker.h"
+
+#include "clustrix/Analysis/StmtCoverage.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprConcepts.h"
+
+using namespace clang;
+
+namespace clustrix {
+namespace analysis {
+
+using Event = CostModel::Event;
+
+void BodyWalker::run(const Stmt *Body, const std::vector<PolyVar> &NormVars) {
+  this->NormVars = NormVars;
+  Frame Top;
+  Cur = &Top;
+  const std::vector<CanonicalLoop> &Nest = R.Nest;
+  if (!Nest.empty() && Nest[0].RangeFor) {
+    // The element variable of a range-based loop is the range's element k.
+    const auto *RF = cast<CXXForRangeStmt>(Nest[0].Loop);
+    if (Nest[0].Var->getType()->isReferenceType())
+      RangeVar = Nest[0].Var;
+    collectRewritten(RF->getBody(), Top.Rewritten);
+    RangeBase = resolveObject(RF->getRangeInit());
+    if (!RangeBase.Ok || RangeBase.Private)
+      refuse(RejectKind::NotCanonical,
+             "the range of the range-based 'for' is not a variable or member the analysis can "
+             "follow",
+             RF->getRangeInit()->getBeginLoc(), "range here");
+    else if (!RangeVar) {
+      Locals.insert(Nest[0].Var); // a copy: reading the element once
+      walkRangeElement(RF->getRangeInit(), Use::Read);
+    }
+    walkStmt(RF->getBody());
+    Cur = nullptr;
+    return;
+  }
+  for (size_t L = 0; L < Nest.size(); ++L) {
+    IVs[Nest[L].Var] = L;
+    IVPolys[Nest[L].Var] =
+        Nest[L].InitPoly + Nest[L].StepPoly * Polynomial::variable(NormVars[L]);
+  }
+  collectRewritten(Body, Top.Rewritten);
+  walkStmt(Body);
+  Cur = nullptr;
+}
+
+// --- Dispatch -----------------------------------------------------------------------------------
+
+void BodyWalker::walkStmt(const Stmt *S) {
+  if (!S)
+    return;
+  switch (S->getStmtClass()) {
+#define CLUSTRIX_STMT(Name, Method)                                                              \
+  case Stmt::Name##Class:                                                                       \
+    Method(cast<Name>(S));                                                                      \
+    return;
+#define CLUSTRIX_REFUSE(Name, Kind, What)                                                        \
+  case Stmt::Name##Class:                                                                       \
+    refuseNode(S, RejectKind::Kind, What);                                                       \
+    return;
+#include "StmtCoverage.def"
+  default:
+    break;
+  }
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    Facts.Cost.note(Event::Statement);
+    if (!matchReductionUpdate(E))
+      walkExpr(E, Use::Read);
+    return;
+  }
+  refuseNode(S, RejectKind::UnsupportedConstruct, nullptr);
+}
+
+void BodyWalker::walkExpr(const Expr *E, Use U) {
+  if (!E)
+    return;
+  switch (E->getStmtClass()) {
+#define CLUSTRIX_EXPR(Name, Method)                                                              \
+  case Stmt::Name##Class:                                                                       \
+    Method(cast<Name>(E), U);                                                                   \
+    return;
+#define CLUSTRIX_REFUSE(Name, Kind, What)                                                        \
+  case Stmt::Name##Class:                                                                       \
+    refuseNode(E, RejectKind::Kind, What);                                                       \
+    return;
+#include "StmtCoverage.def"
+  default:
+    refuseNode(E, RejectKind::UnsupportedConstruct, nullptr);
+    return;
+  }
+}
+
+void BodyWalker::refuseNode(const Stmt *S, RejectKind K, const char *What) {
+  SourceLocation Loc = S->getBeginLoc();
+  switch (S->getStmtClass()) {
+  case Stmt::GotoStmtClass:
+  case Stmt::IndirectGotoStmtClass:
+    return refuse(K, "'goto' in the loop body", Loc, "'goto' here");
+  case Stmt::CXXTryStmtClass:
+  case Stmt::CXXCatchStmtClass:
+    return refuse(K, "exceptions cannot be used on a device", Loc, "'try' here");
+  case Stmt::CXXThrowExprClass:
+    return refuse(K, "exceptions cannot be used on a device", Loc, "'throw' here");
+  case Stmt::GCCAsmStmtClass:
+  case Stmt::MSAsmStmtClass:
+    return refuse(K, "inline assembly cannot run on a device", Loc, "assembly here");
+  case Stmt::CoroutineBodyStmtClass:
+  case Stmt::CoreturnStmtClass:
+  case Stmt::CoawaitExprClass:
+  case Stmt::CoyieldExprClass:
+  case Stmt::DependentCoawaitExprClass:
+    return refuse(K, "coroutines cannot run on a device", Loc);
+  case Stmt::CXXNewExprClass:
+  case Stmt::CXXDeleteExprClass:
+    return refuse(K, "dynamic allocation cannot happen on a device", Loc, "allocation here");
+  case Stmt::AtomicExprClass:
+    return refuse(K, "atomic operations on host objects", Loc);
+  default:
+    break;
+  }
+  std::string Name = What ? What : std::string("'") + S->getStmtClassName() + "'";
+  switch (K) {
+  case RejectKind::Context:
+    return refuse(K, "the body uses " + Name, Loc, "used here");
+  case RejectKind::Template:
+    return refuse(K, "the body contains " + Name + ", which the analysis cannot follow", Loc);
+  default:
+    return refuse(K, Name + (What ? "" : ", a construct the analysis does not model,") +
+                         " cannot run on a device",
+                  Loc, "here");
+  }
+}
+
+// --- Statements ---------------------------------------------------------------------------------
+
+void BodyWalker::walkCompound(const CompoundStmt *S) {
+  for (const Stmt *C : S->body())
+    walkStmt(C);
+}
+
+void BodyWalker::walkDeclStmt(const DeclStmt *S) {
+  Facts.Cost.note(Event::Statement);
+  for (const Decl *D : S->decls())
+    walkDecl(D);
+}
+
+void BodyWalker::walkIf(const IfStmt *If) {
+  Facts.Cost.note(Event::Statement);
+  Facts.Cost.note(Event::Branch);
+  if (matchIfMinMax(If))
+    return;
+  if (If->isConsteval()) {
+    refuse(RejectKind::Context, "the body uses 'if consteval'", If->getBeginLoc());
+    return;
+  }
+  if (If->getInit())
+    walkStmt(If->getInit());
+  if (If->getConditionVariableDeclStmt())
+    walkStmt(If->getConditionVariableDeclStmt());
+  else
+    walkExpr(If->getCond(), Use::Read);
+  ++CondDepth;
+  walkStmt(If->getThen());
+  walkStmt(If->getElse());
+  --CondDepth;
+}
+
+void BodyWalker::walkWhileOrDo(const Stmt *S) {
+  Facts.Cost.note(Event::Statement);
+  Facts.Cost.note(Event::InnerLoop);
+  ++BreakDepth;
+  ++CondDepth;
+  double Mark = Facts.Cost.mark();
+  if (const auto *W = dyn_cast<WhileStmt>(S)) {
+    if (W->getConditionVariableDeclStmt())
+      walkStmt(W->getConditionVariableDeclStmt());
+    else
+      walkExpr(W->getCond(), Use::Read);
+    walkStmt(W->getBody());
+  } else {
+    const auto *D = cast<DoStmt>(S);
+    walkStmt(D->getBody());
+    walkExpr(D->getCond(), Use::Read);
+  }
+  // The body runs an unknown number of times.
+  Facts.Cost.repeat(Mark, CostModel::UnknownTrips);
+  --CondDepth;
+  --BreakDepth;
+}
+
+void BodyWalker::walkInnerRangeFor(const CXXForRangeStmt *RF) {
+  Facts.Cost.note(Event::Statement);
+  Facts.Cost.note(Event::InnerLoop);
+  ++BreakDepth;
+  ++CondDepth;
+  if (RF->getInit())
+    walkStmt(RF->getInit());
+  // The element variable stands for every element: the range is read as a whole, and written
+  // through a non-const reference, which the dependence test cannot follow.
+  const VarDecl *EV = RF->getLoopVariable();
+  QualType ET = EV->getType();
+  bool Writes = ET->isReferenceType() && !ET.getNonReferenceType().isConstQualified();
+  const Expr *RangeE = RF->getRangeInit();
+  PointerRef P = resolveObject(RangeE);
+  if (P.Ok && !P.Private) {
+    Access A;
+    A.Key = P.Key;
+    A.Name = P.Name;
+    A.Decl = P.Decl;
+    A.BaseType = P.BaseType;
+    A.MayAlias = P.MayAlias;
+    A.Subs = {Polynomial::invalid()};
+    recordAccess(A, Writes ? Use::ReadWrite : Use::Read, false, RangeE);
+  } else {
+    // A private range (a local container, or a temporary the body creates) is the iteration's
+    // own, unless it only views someone else's elements.
+    QualType RT = P.Ok ? P.BaseType : RangeE->getType();
+    bool Own = (P.Ok || !RangeE->isGLValue()) && holdsOwnData(RT.getNonReferenceType(), Ctx);
+    if (!P.Ok)
+      walkExpr(RangeE, Use::Read);
+    if (!Own)
+      refuse(Writes ? RejectKind::NonAffineWrite : RejectKind::UnboundedAccess,
+             (Writes ? "writes the elements of '" : "reads the elements of '") +
+                 spell(RangeE, Ctx) +
+                 "' through an inner range-based 'for', which the analysis cannot follow",
+             RangeE->getBeginLoc(), "range here");
+  }
+  Locals.insert(EV);
+  if (EV->getType()->isReferenceType())
+    CoveredRefs.insert(EV); // each element: its accesses are the range's, recorded above
+  double Mark = Facts.Cost.mark();
+  walkStmt(RF->getBody());
+  Facts.Cost.repeat(Mark, CostModel::UnknownTrips);
+  --CondDepth;
+  --BreakDepth;
+}
+
+void BodyWalker::walkSwitch(const SwitchStmt *Sw) {
+  Facts.Cost.note(Event::Statement);
+  Facts.Cost.note(Event::Switch);
+  if (Sw->getInit())
+    walkStmt(Sw->getInit());
+  if (Sw->getConditionVariableDeclStmt())
+    walkStmt(Sw->getConditionVariableDeclStmt());
+  else
+    walkExpr(Sw->getCond(), Use::Read);
+  ++BreakDepth;
+  ++CondDepth;
+  walkStmt(Sw->getBody());
+  --CondDepth;
+  --BreakDepth;
+}
+
+void BodyWalker::walkSwitchCase(const SwitchCase *S) { walkStmt(S->getSubStmt()); }
+
+void BodyWalker::walkBreak(const BreakStmt *S) {
+  Facts.Cost.note(Event::Statement);
+  if (BreakDepth == 0 && Cur->Fn == nullptr)
+    refuse(RejectKind::EarlyExit, "'break' leaves the loop early", S->getBeginLoc(),
+           "'break' here");
+}
+
+void BodyWalker::walkNoStmtEffect(const Stmt *) { Facts.Cost.note(Event::Statement); }
+
+void BodyWalker::walkReturn(const ReturnStmt *S) {
+  Facts.Cost.note(Event::Statement);
+  if (Cur->Fn == nullptr) {
+    refuse(RejectKind::EarlyExit, "'return' leaves the loop early", S->getBeginLoc(),
+           "'return' here");
+    return;
+  }
+  const Expr *E = S->getRetValue();
+  if (!E)
+    return;
+  // A callee returning a reference hands out an lvalue: its uses are resolved at the call.
+  if (Cur->Fn->getReturnType()->isReferenceType())
+    return;
+  walkExpr(E, Use::Read);
+}
+
+void BodyWalker::walkLabel(const LabelStmt *S) {
+  Facts.Cost.note(Event::Statement);
+  walkStmt(S->getSubStmt());
+}
+
+void BodyWalker::walkAttributed(const AttributedStmt *S) { walkStmt(S->getSubStmt()); }
+
+// --- Declarations -------------------------------------------------------------------------------
+
+void BodyWalker::walkDecl(const Decl *D) {
+  if (const auto *VD = dyn_cast<VarDecl>(D)) {
+    walkVarDecl(VD);
+    return;
+  }
+  if (const auto *RD = dyn_cast<RecordDecl>(D)) {
+    noteRecord(RD);
+    return;
+  }
+  if (isa<TypedefNameDecl>(D) || isa<StaticAssertDecl>(D) || isa<UsingDecl>(D) ||
+      isa<UsingDirectiveDecl>(D) || isa<UsingShadowDecl>(D) || isa<EnumDecl>(D) ||
+      isa<NamespaceAliasDecl>(D) || isa<UsingEnumDecl>(D))
+    return;
+  refuse(RejectKind::UnsupportedConstruct,
+         std::string("a local declaration of kind '") + D->getDeclKindName() +
+             "' cannot run on a device",
+         D->getLocation(), "declared here");
+}
+
+bool BodyWalker::definedOnce(const VarDecl *VD) const {
+  for (const Frame *F = Cur; F; F = F->Parent)
+    if (F->Rewritten.count(VD))
+      return false;
+  return true;
+}
+
+void BodyWalker::walkVarDecl(const VarDecl *VD) {
+  if (VD->isStaticLocal() || VD->getTLSKind() != VarDecl::TLS_None) {
+    refuse(RejectKind::UnsupportedConstruct,
+           "'" + VD->getNameAsString() + "' has static or thread-local storage, which a device "
+           "cannot share",
+           VD->getLocation(), "declared here");
+    return;
+  }
+  if (VD->hasExternalStorage()) {
+    refuse(RejectKind::UnsupportedConstruct,
+           "'" + VD->getNameAsString() + "' is declared 'extern' in the body",
+           VD->getLocation(), "declared here");
+    return;
+  }
+  Locals.insert(VD);
+  checkLocalType(VD->getType(), VD->getLocation(), VD->getNameAsString());
+  const Expr *Init = VD->getInit();
+  if (const auto *DD = dyn_cast<DecompositionDecl>(VD))
+    for (const BindingDecl *B : DD->bindings())
+      if (const VarDecl *HV = B->getHoldingVar()) // tuple-like: a hidden reference per name
+        walkVarDecl(HV);
+  if (!Init) {
+    if (VD->getType()->isPointerType() || VD->getType()->isReferenceType())
+      cur().Rewritten.insert(VD); // no value to follow
+    return;
+  }
+  QualType T = VD->getType();
+  if (T->isReferenceType()) {
+    // A reference names its referent: its uses are resolved through the initializer.
+    cur().RefDefs[VD] = {Init, Cur};
+    return;
+  }
+  if (T->isIntegerType() && definedOnce(VD)) {
+    Polynomial P = polyOf(Init);
+    if (P.isValid())
+      cur().IntDefs[VD] = P;
+    Polynomial X = polyOf(Init, /*Exact=*/true);
+    if (X.isValid())
+      cur().ExactDefs[VD] = X;
+  }
+  if (T->isPointerType() && definedOnce(VD))
+    cur().PtrDefs[VD] = {Init, Cur};
+  const Expr *Bare = Init->IgnoreImplicit();
+  if (const auto *IL = dyn_cast<InitListExpr>(Bare); IL && T->isRecordType() && definedOnce(VD))
+    cur().AggregateDefs[VD] = {IL, Cur};
+  walkExpr(Init, Use::Read);
+}
+
+void BodyWalker::checkLocalType(QualType T, SourceLocation Loc, const std::string &Name) {
+  T = T.getNonReferenceType();
+  while (const ArrayType *AT = Ctx.getAsArrayType(T))
+    T = AT->getElementType();
+  if (T.isVolatileQualified()) {
+    refuse(RejectKind::UnsupportedConstruct, "'" + Name + "' is volatile", Loc);
+    return;
+  }
+  if (const auto *RD = T->getAsCXXRecordDecl()) {
+    if (RD->hasDefinition() && !RD->hasTrivialDestructor() && !RD->isLambda())
+      refuse(RejectKind::UnsupportedConstruct,
+             "'" + Name + "' of type '" + typeString(T, Ctx) +
+                 "' manages memory, which cannot happen on a device",
+             Loc, "declared here");
+    else
+      noteRecord(RD);
+  }
+}
+
+void BodyWalker::noteRecord(const RecordDecl *RD) {
+  if (!RD || RD->isLambda() || RD->isInStdNamespace())
+    return;
+  if (std::find(R.Records.begin(), R.Records.end(), RD) == R.Records.end())
+    R.Records.push_back(RD);
+}
+
+// --- Inner loops --------------------------------------------------------------------------------
+
+void BodyWalker::walkInnerFor(const ForStmt *F) {
+  Facts.Cost.note(Event::Statement);
+  Facts.Cost.note(Event::InnerLoop);
+  ++BreakDepth;
+  if (F->getInit())
+    walkStmt(F->getInit());
+  // Register the inner loop variable's range when the inner loop is canonical.
+  const VarDecl *IV = nullptr;
+  std::optional<PolyRange> Range;
+  double Trips = CostModel::UnknownTrips;
+  innerRange(F, IV, Range, Trips);
+  if (IV && Range) {
+    PolyVar V{IV, IV->getNameAsString(), true};
+    InnerVars[IV] = V;
+    Facts.Ranges[IV] = *Range;
+    R.InnerRanges.push_back({V, *Range});
+  }
+  ++CondDepth;
+  if (F->getConditionVariableDeclStmt())
+    walkStmt(F->getConditionVariableDeclStmt());
+  if (F->getCond())
+    walkExpr(F->getCond(), Use::Read);
+  if (F->getInc())
+    walkExpr(F->getInc(), Use::Read);
+  // The body's work counts once per inner iteration.
+  double Mark = Facts.Cost.mark();
+  walkStmt(F->getBody());
+  Facts.Cost.repeat(Mark, Trips);
+  --CondDepth;
+  --BreakDepth;
+}
+
+/// Range of a canonical inner loop's variable: [init, bound-1] for `<`, etc. The variable must
+/// change only in the increment: every use in the body is a read of its value.
+void BodyWalker::innerRange(const ForStmt *F, const VarDecl *&IV,
+                            std::optional<PolyRange> &Range, double &Trips) {
+  const Expr *InitE = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+    if (DS->isSingleDecl())
+      if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl())) {
+        IV = VD;
+        InitE = VD->getInit();
+      }
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(F->getInit())) {
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl())) {
+          IV = VD;
+          InitE = BO->getRHS();
+        }
+  }
+  if (!IV || !InitE || !IV->getType()->isIntegerType() ||
+      IV->getType().isVolatileQualified()) {
+    IV = nullptr;
+    return;
+  }
+  std::set<const VarDecl *> Changed;
+  collectRewritten(F->getBody(), Changed);
+  if (F->getCond())
+    collectRewritten(F->getCond(), Changed);
+  if (Changed.count(IV)) {
+    IV = nullptr;
+    return;
+  }
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+  if (!Cond)
+    return;
+  const Expr *L = Cond->getLHS()->IgnoreParenImpCasts();
+  const Expr *Rh = Cond->getRHS()->IgnoreParenImpCasts();
+  BinaryOperatorKind Op = Cond->getOpcode();
+  auto IsIV = [&](const Expr *E) {
+    const auto *DR = dyn_cast<DeclRefExpr>(E);
+    return DR && DR->getDecl() == IV;
+  };
+  const Expr *BoundE;
+  if (IsIV(L))
+    BoundE = Cond->getRHS();
+  else if (IsIV(Rh)) {
+    BoundE = Cond->getLHS();
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  } else
+    return;
+  int Dir = incrementDirection(F->getInc(), IV);
+  if (Dir == 0)
+    return;
+  Polynomial Init = polyOf(InitE, /*Exact=*/true), Bound = polyOf(BoundE, /*Exact=*/true);
+  if (!Init.isValid() || !Bound.isValid())
+    return;
+  Polynomial One = Polynomial::constant(1);
+  if (Dir > 0 && Op == BO_LT)
+    Range = PolyRange{Init, Bound - One};
+  else if (Dir > 0 && Op == BO_LE)
+    Range = PolyRange{Init, Bound};
+  else if (Dir < 0 && Op == BO_GT)
+    Range = PolyRange{Bound + One, Init};
+  else if (Dir < 0 && Op == BO_GE)
+    Range = PolyRange{Bound, Init};
+  if (Range && (!fitsBoxProgram(Range->Lo) || !fitsBoxProgram(Range->Hi)))
+    Range.reset(); // the variable then makes subscripts non-affine
+  if (Range)
+    if (auto T = (Range->Hi - Range->Lo).asConstant())
+      Trips = *T + 1 > 0 ? double(*T + 1) : 1.0;
+}
+
+/// +1 for ++v / v++ / v += c (c > 0), -1 for decrements, 0 otherwise.
+int BodyWalker::incrementDirection(const Expr *Inc, const VarDecl *V) {
+  if (!Inc)
+    return 0;
+  Inc = Inc->IgnoreParenImpCasts();
+  auto IsV = [&](const Expr *E) {
+    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DR && DR->getDecl() == V;
+  };
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
+    if (!IsV(UO->getSubExpr()))
+      return 0;
+    return UO->isIncrementOp() ? 1 : UO->isDecrementOp() ? -1 : 0;
+  }
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
+    if (!IsV(CA->getLHS()))
+      return 0;
+    Expr::EvalResult ER;
+    if (!CA->getRHS()->EvaluateAsInt(ER, Ctx))
+      return 0;
+    int64_t C = ER.Val.getInt().getExtValue();
+    if (CA->getOpcode() == BO_AddAssign)
+      return C > 0 ? 1 : C < 0 ? -1 : 0;
+    if (CA->getOpcode() == BO_SubAssign)
+      return C > 0 ? -1 : C < 0 ? 1 : 0;
+  }
+  return 0;
+}
+
+} // namespace analysis
+} // namespace clustrix

@@ -1,0 +1,296 @@
+//===- BodyWalker.h - The closed-world walk of a loop body ------*- C++ -*-===//
+//
+// Walks the loop body, and inlined into it the bodies of the functions, constructors and lambdas
+// it calls, in use-context (read, write, read-write). Every statement class is modelled or
+// refused (StmtCoverage.def). Every lvalue is resolved through the memory model below to one of:
+//   - an object private to the iteration (declared in the body or in an inlined callee), whose
+//     uses need nothing;
+//   - an element of a shared array or container (an Access: a root object, subscripts as
+//     polynomials, whether the root may alias other roots);
+//   - a shared scalar (a ScalarUse of a variable declared outside the loop).
+// Pointers and references declared in the body are followed to what they were defined from;
+// what cannot be followed is a refusal, never an assumption. What the walk finds is BodyFacts,
+// which the later phases (Scalars, Regions, Dependences) read.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_LIB_ANALYSIS_BODYWALKER_H
+#define CLUSTRIX_LIB_ANALYSIS_BODYWALKER_H
+
+#include "AnalysisUtil.h"
+#include "Complexity.h"
+#include "UseScan.h"
+
+#include "clustrix/Analysis/Dependence.h"
+#include "clustrix/Analysis/LoopModel.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace clustrix {
+namespace analysis {
+
+/// How an expression is used.
+enum class Use { Read, Write, ReadWrite };
+
+struct Frame;
+/// Where a name's value comes from: an expression, evaluated in a frame.
+struct Binding {
+  const clang::Expr *Arg = nullptr;
+  const Frame *Caller = nullptr;
+};
+
+/// One level of inlined calls: the loop body itself (Fn null), or a callee's body.
+struct Frame {
+  const Frame *Parent = nullptr;
+  const clang::FunctionDecl *Fn = nullptr;
+  /// Callee parameters bound to the caller's arguments.
+  std::map<const clang::VarDecl *, Binding> Params;
+  /// Integer locals and by-value parameters defined once (never written after), as
+  /// polynomials: usable in subscripts. ExactDefs: the same where the polynomial is the exact
+  /// value (for loop bounds, whose order matters).
+  std::map<const clang::VarDecl *, Polynomial> IntDefs, ExactDefs;
+  /// Local pointers defined once, and local references: what they were defined from.
+  std::map<const clang::VarDecl *, Binding> PtrDefs, RefDefs;
+  /// Local aggregates defined once by an initializer list: their fields' values.
+  std::map<const clang::VarDecl *, Binding> AggregateDefs;
+  /// Locals of this body with a use other than a read of their value (UseScan.h): they are
+  /// never "defined once".
+  std::set<const clang::VarDecl *> Rewritten;
+  /// Inside a member function called on an object (or a constructor): `this` is ThisArg,
+  /// evaluated in the caller's frame, whose use the caller recorded. ThisPrivate: the object is
+  /// private to the iteration (constructed in the body). ThisConst: a const member function.
+  bool ThisBound = false, ThisConst = false, ThisPrivate = false;
+  Binding ThisArg;
+};
+
+/// A resolved element access of a shared array or container.
+struct Access {
+  std::string Key;   ///< Identity of the root object (and field path).
+  std::string Name;  ///< Spelled base, as generated code can name it.
+  const clang::ValueDecl *Decl = nullptr;
+  clang::QualType BaseType; ///< Type of the base (array, pointer, container).
+  std::vector<Polynomial> Subs;
+  bool Read = false, Write = false;
+  bool Conditional = false;
+  bool Partial = false;  ///< Writes a part (a field) of the element.
+  bool Affine = true;
+  /// The root is reached through a pointer, a reference, `this` or a view.
+  bool MayAlias = false;
+  /// The base is one scalar object addressed through `&` (its only subscript is 0).
+  bool Scalar = false;
+  clang::SourceLocation Loc;
+};
+
+/// A pointer (or an array or container lvalue) resolved to a root and leading subscripts.
+struct PointerRef {
+  bool Ok = false;
+  bool Private = false;  ///< Points into an object private to the iteration.
+  bool MayAlias = false; ///< Reached through a pointer, reference, `this` or view.
+  bool Scalar = false;   ///< `&x` of a scalar object x.
+  std::string Key, Name;
+  const clang::ValueDecl *Decl = nullptr;
+  clang::QualType BaseType;
+  std::vector<Polynomial> Subs; ///< Leading subscripts; the last one is the pointer's offset.
+};
+
+/// Uses of one shared scalar (declared outside the loop, not an array).
+struct ScalarUse {
+  const clang::VarDecl *Var = nullptr;
+  std::vector<const clang::Expr *> Reads, Writes;
+  /// Reduction-shaped updates: operator and the update expression.
+  std::vector<std::pair<std::string, const clang::Expr *>> Updates;
+  /// The update forms of float min/max seen: whether each keeps the first of equal values and
+  /// ignores a NaN operand (see Scalars.cpp).
+  bool OrderSafeMinMax = true;
+  /// Updated through std::fmin/std::fmax (which of two equal zeros they return is unspecified).
+  bool ViaFminFmax = false;
+};
+
+/// A shared scalar object read by the loop (as a value, a bound or a subscript symbol) that a
+/// pointer may reach: a global, a local whose address escapes, a member of `this` or of a
+/// referenced object. If the loop writes through a pointer of a compatible type, the runtime
+/// must check that the write cannot reach it.
+struct ReachableRead {
+  std::string Name;  ///< As generated code can name the object.
+  clang::QualType Type;
+  const clang::VarDecl *Local = nullptr; ///< Set for an escaping local (else global/member).
+  clang::SourceLocation Loc;
+};
+
+/// What the body walk finds.
+struct BodyFacts {
+  std::vector<Access> Accesses;
+  std::map<const clang::VarDecl *, ScalarUse> Scalars;
+  /// Whole-object uses of shared arrays and containers, and reads of a container's size.
+  std::map<const clang::VarDecl *, std::vector<const clang::Expr *>> WholeUses, MetaUses;
+  std::map<const clang::VarDecl *, std::vector<const clang::CXXMemberCallExpr *>> Appended;
+  std::vector<const clang::VarDecl *> AppendOrder;
+  std::vector<ReachableRead> ReachableReads;
+  /// Inner loop variables and their ranges, for delinearization and the dependence test.
+  RangeMap Ranges;
+  CostModel Cost;
+};
+
+/// The walk. One instance per loop.
+class BodyWalker {
+public:
+  BodyWalker(clang::ASTContext &Ctx, LoopResult &R, RejectLog &Log, const EscapeInfo &Escapes)
+      : Ctx(Ctx), R(R), Log(Log), Escapes(Escapes) {}
+
+  /// Walks Body of the nest (canonical levels, one normalized variable per level).
+  void run(const clang::Stmt *Body, const std::vector<PolyVar> &NormVars);
+
+  BodyFacts Facts;
+
+  // Walker methods named in StmtCoverage.def, one per modelled class (or group of classes).
+  // --- Statements (BodyWalker.cpp)
+  void walkCompound(const clang::CompoundStmt *S);
+  void walkDeclStmt(const clang::DeclStmt *S);
+  void walkIf(const clang::IfStmt *S);
+  void walkInnerFor(const clang::ForStmt *S);
+  void walkWhileOrDo(const clang::Stmt *S);
+  void walkInnerRangeFor(const clang::CXXForRangeStmt *S);
+  void walkSwitch(const clang::SwitchStmt *S);
+  void walkSwitchCase(const clang::SwitchCase *S);
+  void walkBreak(const clang::BreakStmt *S);
+  void walkNoStmtEffect(const clang::Stmt *S);
+  void walkReturn(const clang::ReturnStmt *S);
+  void walkLabel(const clang::LabelStmt *S);
+  void walkAttributed(const clang::AttributedStmt *S);
+  // --- Expressions (WalkExprs.cpp)
+  void walkNoEffect(const clang::Expr *E, Use U);
+  void walkParen(const clang::ParenExpr *E, Use U);
+  void walkFullExpr(const clang::Expr *E, Use U);
+  void walkMaterialize(const clang::MaterializeTemporaryExpr *E, Use U);
+  void walkImplicitCast(const clang::ImplicitCastExpr *E, Use U);
+  void walkExplicitCast(const clang::ExplicitCastExpr *E, Use U);
+  void walkBinary(const clang::BinaryOperator *E, Use U);
+  void walkUnary(const clang::UnaryOperator *E, Use U);
+  void walkConditional(const clang::ConditionalOperator *E, Use U);
+  void walkLValueExpr(const clang::Expr *E, Use U);
+  void walkBindTemporary(const clang::CXXBindTemporaryExpr *E, Use U);
+  void walkDefaultArg(const clang::CXXDefaultArgExpr *E, Use U);
+  void walkDefaultInit(const clang::CXXDefaultInitExpr *E, Use U);
+  void walkInitList(const clang::Expr *E, Use U);
+  void walkCompoundLiteral(const clang::CompoundLiteralExpr *E, Use U);
+  void walkChildrenRead(const clang::Expr *E, Use U);
+  void walkLambda(const clang::LambdaExpr *E, Use U);
+  void walkStmtExpr(const clang::StmtExpr *E, Use U);
+  void walkThis(const clang::CXXThisExpr *E, Use U);
+  void walkChoose(const clang::ChooseExpr *E, Use U);
+  void walkGenericSelection(const clang::GenericSelectionExpr *E, Use U);
+  void walkArrayInitLoop(const clang::ArrayInitLoopExpr *E, Use U);
+  void walkSubstTemplateParm(const clang::SubstNonTypeTemplateParmExpr *E, Use U);
+  void walkRewrittenBinary(const clang::CXXRewrittenBinaryOperator *E, Use U);
+  // --- Calls (WalkCalls.cpp)
+  void walkPlainCall(const clang::CallExpr *E, Use U);
+  void walkOperatorCall(const clang::CXXOperatorCallExpr *E, Use U);
+  void walkMemberCall(const clang::CXXMemberCallExpr *E, Use U);
+  void walkConstruct(const clang::CXXConstructExpr *E, Use U);
+
+private:
+  friend class ScopedFrame;
+  // Dispatch (BodyWalker.cpp, through StmtCoverage.def).
+  void walkStmt(const clang::Stmt *S);
+  void walkExpr(const clang::Expr *E, Use U);
+  void refuseNode(const clang::Stmt *S, RejectKind K, const char *What);
+  void refuse(RejectKind K, std::string Msg, clang::SourceLocation Loc = {},
+              std::string Note = "", std::string Suggestion = "") {
+    Log.add(K, std::move(Msg), Loc, std::move(Note), std::move(Suggestion));
+  }
+
+  // Declarations and inner loops (BodyWalker.cpp).
+  void walkDecl(const clang::Decl *D);
+  void walkVarDecl(const clang::VarDecl *VD);
+  void checkLocalType(clang::QualType T, clang::SourceLocation Loc, const std::string &Name);
+  void noteRecord(const clang::RecordDecl *RD);
+  bool definedOnce(const clang::VarDecl *VD) const;
+  void innerRange(const clang::ForStmt *F, const clang::VarDecl *&IV,
+                  std::optional<PolyRange> &Range, double &Trips);
+  int incrementDirection(const clang::Expr *Inc, const clang::VarDecl *V);
+
+  // Reductions (WalkReductions.cpp).
+  const clang::VarDecl *outerScalar(const clang::Expr *E);
+  bool matchReductionUpdate(const clang::Expr *E);
+  bool matchIfMinMax(const clang::IfStmt *If);
+  bool sameExpr(const clang::Expr *A, const clang::Expr *B);
+  void noteUpdate(const clang::VarDecl *V, std::string Op, const clang::Expr *At, bool OrderSafe,
+                  bool ViaFminFmax);
+
+  // Calls (WalkCalls.cpp).
+  void walkCall(const clang::Expr *Site, const clang::FunctionDecl *FD,
+                llvm::ArrayRef<const clang::Expr *> Args, const clang::Expr *ThisArg = nullptr,
+                bool ThisPrivate = false);
+  void inlineBody(const clang::FunctionDecl *Def, Frame &Callee, const clang::Stmt *Body,
+                  const clang::CXXConstructorDecl *Ctor);
+  void bindArguments(const clang::FunctionDecl *Def, llvm::ArrayRef<const clang::Expr *> Args,
+                     Frame &Callee);
+  void walkContainerMeta(const clang::Expr *Obj);
+  void walkAppend(const clang::CXXMemberCallExpr *MC, const clang::Expr *Obj);
+  bool refuseLibraryCall(const clang::Expr *Site, const clang::FunctionDecl *FD,
+                         const std::string &Name, llvm::ArrayRef<const clang::Expr *> Args);
+  void walkAddressOf(const clang::Expr *Sub, const clang::UnaryOperator *At);
+  void noteWholeObject(const clang::Expr *E, Use U);
+
+  // The memory model (WalkPlaces.cpp).
+  void walkLValue(const clang::Expr *E, Use U, bool Partial = false);
+  void walkMember(const clang::MemberExpr *ME, Use U);
+  void walkDeclRef(const clang::DeclRefExpr *DR, Use U, bool Partial = false);
+  void walkOuterVar(const clang::VarDecl *VD, const clang::DeclRefExpr *DR, Use U);
+  void walkRangeElement(const clang::Expr *At, Use U, bool Partial = false);
+  bool isElementExpr(const clang::Expr *E);
+  bool resolveElement(const clang::Expr *E, Access &A);
+  PointerRef resolvePointer(const clang::Expr *E);
+  PointerRef resolveObject(const clang::Expr *E);
+  PointerRef resolveVar(const clang::VarDecl *VD, const clang::Expr *At);
+  PointerRef resolveField(const PointerRef &Base, const clang::FieldDecl *FD);
+  PointerRef resolveAggregateField(const clang::VarDecl *VD, const clang::FieldDecl *FD);
+  const Binding *localBinding(const clang::VarDecl *VD,
+                              std::map<const clang::VarDecl *, Binding> Frame::*Map) const;
+  bool isPrivate(const clang::VarDecl *VD) const;
+  void recordAccess(Access A, Use U, bool Partial, const clang::Expr *At);
+  void noteReachableRead(const std::string &Name, clang::QualType T,
+                         const clang::VarDecl *Local, clang::SourceLocation Loc);
+  Polynomial polyOf(const clang::Expr *E, bool Exact = false);
+  const Frame *ownerFrame(const clang::DeclRefExpr *DR) const;
+  static std::string keyOf(const void *D);
+  bool isArrayLike(clang::QualType T);
+
+  template <class Fn> auto inFrame(const Frame *F, Fn &&Body) {
+    const Frame *Saved = Cur;
+    Cur = F;
+    auto Result = Body();
+    Cur = Saved;
+    return Result;
+  }
+  Frame &cur() { return const_cast<Frame &>(*Cur); }
+
+  clang::ASTContext &Ctx;
+  LoopResult &R;
+  RejectLog &Log;
+  const EscapeInfo &Escapes;
+  const Frame *Cur = nullptr;
+  std::map<const clang::VarDecl *, size_t> IVs;
+  std::map<const clang::VarDecl *, Polynomial> IVPolys;
+  std::vector<PolyVar> NormVars;
+  std::map<const clang::VarDecl *, PolyVar> InnerVars;
+  std::set<const clang::VarDecl *> Locals;
+  /// Element references of inner range-based loops: their accesses are the range's.
+  std::set<const clang::VarDecl *> CoveredRefs;
+  /// Init-captures of lambdas created in the body, bound to their initializers.
+  std::map<const clang::VarDecl *, Binding> InitCaptures;
+  const clang::VarDecl *RangeVar = nullptr; ///< Element variable of a parallel range-based loop.
+  PointerRef RangeBase;                     ///< Its range.
+  unsigned CondDepth = 0, BreakDepth = 0, CallDepth = 0;
+};
+
+} // namespace analysis
+} // namespace clustrix
+
+#endif

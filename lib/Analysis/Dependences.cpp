@@ -1,0 +1,143 @@
+//===- Dependences.cpp - Iterations touching the same element -------------===//
+//
+// Within each region, every write is tested against every access (itself included) with the
+// cross-iteration test of Dependence.cpp, on each level of the nest. A write through a subscript
+// the analysis cannot follow, or any such access to a region the loop writes, is refused: the
+// elements it touches are not known. Then, per region, whether each chunk's write box is written
+// in full (so that it needs no copy-in).
+//
+//===----------------------------------------------------------------------===//
+#include "Phases.h"
+
+#include "clustrix/Analysis/Dependence.h"
+
+using namespace clang;
+
+namespace clustrix {
+namespace analysis {
+
+namespace {
+
+/// The first dependence between two accesses of one region, as a refusal.
+bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
+                      const NestInfo &Nest, const RangeMap &Ranges, RejectLog &Log) {
+  const std::vector<std::vector<Polynomial>> &Subs = Reg.Subscripts;
+  for (size_t I = 0; I < As.size(); ++I) {
+    if (!As[I]->Write)
+      continue;
+    for (size_t J = 0; J < As.size(); ++J) {
+      if (J < I && As[J]->Write)
+        continue; // tested as (J, I)
+      bool Independent = true;
+      DepResult Res;
+      for (const PolyVar &K : Nest.NormVars) {
+        Res = testCrossIteration(Subs[I], Subs[J], K, Ranges);
+        if (Res.Kind != DepKind::Independent) {
+          Independent = false;
+          break;
+        }
+      }
+      if (Independent)
+        continue;
+      bool OtherWrites = I == J || As[J]->Write;
+      std::string Msg = "'" + Reg.Name + "' is written in one iteration and " +
+                        (OtherWrites ? "written" : "read") + " in another";
+      if (Res.Kind == DepKind::Dependent && Res.Distance)
+        Msg += " (dependence distance " +
+               std::to_string(*Res.Distance < 0 ? -*Res.Distance : *Res.Distance) + ")";
+      else if (Res.Kind == DepKind::Dependent && !Res.Why.empty())
+        Msg += ": " + Res.Why;
+      else if (Res.Kind == DepKind::Unknown)
+        Msg = "'" + Reg.Name + "' may be written in one iteration and " +
+              (OtherWrites ? "written" : "read") + " in another: " + Res.Why;
+      Log.add(RejectKind::ArrayDependence, Msg, I == J ? As[I]->Loc : As[J]->Loc,
+              I == J ? "written here" : OtherWrites ? "conflicting write here"
+                                                    : "conflicting read here");
+      return true;
+    }
+  }
+  return false;
+}
+
+/// One write subscript vector, unconditional, whole elements, each dimension a unit-stride
+/// function of its own loop variable, over unit-step loops.
+bool writtenInFull(const Region &Reg, const std::vector<const Access *> &As,
+                   const LoopResult &R) {
+  const std::vector<Polynomial> *WS = nullptr;
+  for (size_t I = 0; I < As.size(); ++I) {
+    if (!As[I]->Write)
+      continue;
+    if (As[I]->Conditional || As[I]->Partial || !As[I]->Affine)
+      return false;
+    if (WS && *WS != Reg.Subscripts[I])
+      return false;
+    WS = &Reg.Subscripts[I];
+  }
+  if (!WS)
+    return false;
+  std::set<const void *> Used;
+  for (const Polynomial &P : *WS) {
+    std::vector<PolyVar> Vs = P.loopVars();
+    if (Vs.size() != 1 || Used.count(Vs[0].Key))
+      return false;
+    Used.insert(Vs[0].Key);
+    auto C = P.coefficientOf(Vs[0]).asConstant();
+    if (!C || (*C != 1 && *C != -1))
+      return false;
+  }
+  for (const CanonicalLoop &L : R.Nest) {
+    auto S = L.StepPoly.asConstant();
+    if (!S || (*S != 1 && *S != -1))
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+void testDependences(const NestInfo &Nest, const RegionAccesses &ByRegion,
+                     const RangeMap &Ranges, LoopResult &R, RejectLog &Log) {
+  for (size_t RI = 0; RI < ByRegion.size(); ++RI) {
+    Region &Reg = R.Regions[RI];
+    const std::vector<const Access *> &As = ByRegion[RI];
+    // Non-affine reads need the whole object: its extent must be known.
+    if (!Reg.Affine && Reg.Extent == ExtentKind::Unknown && !(Reg.Access & RegionWrite)) {
+      const Access *A = As.front();
+      for (const Access *X : As)
+        if (!X->Affine) {
+          A = X;
+          break;
+        }
+      Log.add(RejectKind::UnboundedAccess,
+              "'" + Reg.Name + "' is read through a subscript that is not affine and its extent "
+              "is unknown",
+              A->Loc, "read here", "extent(" + Reg.Name + ", <count>)");
+    }
+    Reg.FullWrite = false;
+    if (!(Reg.Access & RegionWrite))
+      continue;
+    bool Refused = false;
+    for (const Access *A : As)
+      if (A->Write && !A->Affine && !Refused) {
+        Log.add(RejectKind::NonAffineWrite,
+                "'" + Reg.Name + "' is written through a subscript that is not affine in the "
+                "loop variables, so iterations may write the same element",
+                A->Loc, "written here");
+        Refused = true;
+      }
+    for (const Access *A : As)
+      if (!A->Write && !A->Affine && !Refused) {
+        Log.add(RejectKind::ArrayDependence,
+                "'" + Reg.Name + "' is written by the loop and read through a subscript that is "
+                "not affine, so an iteration may read what another writes",
+                A->Loc, "read here");
+        Refused = true;
+      }
+    if (Refused || refuseDependence(Reg, As, Nest, Ranges, Log))
+      continue;
+    Reg.FullWrite = writtenInFull(Reg, As, R);
+  }
+}
+
+} // namespace analysis
+} // namespace clustrix

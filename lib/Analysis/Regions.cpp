@@ -1,0 +1,189 @@
+//===- Regions.cpp - The arrays a loop touches ------------------------------===//
+//
+// Accesses with the same root become one region: its extent (a C array's dimensions, a
+// container's size, an extent() clause), its rank after delinearization of row-major
+// subscripts, and whether it may alias other regions. Scalars that the loop reads and that a
+// pointer it writes through might reach become guard regions, which the runtime's alias check
+// compares with the written ones.
+//
+//===----------------------------------------------------------------------===//
+#include "Phases.h"
+
+#include "clang/AST/DeclTemplate.h"
+
+using namespace clang;
+
+namespace clustrix {
+namespace analysis {
+
+namespace {
+
+/// An upper bound of the normalized iteration k (0 <= k < trip) as a polynomial: from exact
+/// bounds where the step is a constant (k*|step| <= span), else an opaque trip-count symbol.
+/// An over-approximation is sound: ranges only ever prove accesses apart.
+Polynomial lastIteration(const CanonicalLoop &L) {
+  Polynomial Opaque =
+      Polynomial::variable({&L, "__clx_trip", false}) - Polynomial::constant(1);
+  std::optional<int64_t> S = L.StepPoly.asConstant();
+  if (L.RangeFor || !S || *S == 0 || !L.BoundValue.isValid() || !L.InitValue.isValid())
+    return Opaque;
+  Polynomial One = Polynomial::constant(1);
+  Polynomial Hi;
+  if (*S > 0 && L.Cmp == LoopCmp::LT)
+    Hi = L.BoundValue - L.InitValue - One;
+  else if (*S > 0 && L.Cmp == LoopCmp::LE)
+    Hi = L.BoundValue - L.InitValue;
+  else if (*S < 0 && L.Cmp == LoopCmp::GT)
+    Hi = L.InitValue - L.BoundValue - One;
+  else if (*S < 0 && L.Cmp == LoopCmp::GE)
+    Hi = L.InitValue - L.BoundValue;
+  else
+    return Opaque; // `!=` may wrap around for unsigned types
+  return Hi.isValid() ? Hi : Opaque;
+}
+
+/// A new region for the first access A of its root.
+Region makeRegion(ASTContext &Ctx, const Access &A, const LoopClauses &Clauses) {
+  Region Reg;
+  Reg.Name = A.Name;
+  QualType T = A.BaseType.getNonReferenceType();
+  Reg.MayAlias = A.MayAlias || A.BaseType->isReferenceType() || T->isPointerType();
+  if (const auto *PV = dyn_cast_or_null<ParmVarDecl>(A.Decl))
+    Reg.MayAlias |= PV->getType()->isReferenceType() || PV->getType()->isPointerType();
+  bool IsVec = false;
+  if (isStdContainer(T, &IsVec)) {
+    Reg.IsContainer = true;
+    Reg.Extent = ExtentKind::Container;
+    Reg.ExtentText = A.Name + ".size()";
+    if (const auto *CTS =
+            dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
+      if (CTS->getTemplateArgs().size() > 0 &&
+          CTS->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+        Reg.ElemType = typeString(CTS->getTemplateArgs()[0].getAsType(), Ctx);
+  } else if (Ctx.getAsConstantArrayType(T)) {
+    Reg.Extent = ExtentKind::ConstantArray;
+    QualType E = T;
+    uint64_t Total = 1;
+    while (const auto *C = Ctx.getAsConstantArrayType(E)) {
+      Reg.ConstDims.push_back(int64_t(C->getSize().getZExtValue()));
+      Total *= C->getSize().getZExtValue();
+      E = C->getElementType();
+    }
+    Reg.ExtentText = std::to_string(Total);
+    Reg.ElemType = typeString(E, Ctx);
+  } else if (T->isPointerType()) {
+    Reg.ElemType = typeString(T->getPointeeType(), Ctx);
+    for (const ExtentClause &X : Clauses.Extents)
+      if (X.Var == A.Name) {
+        Reg.Extent = ExtentKind::Clause;
+        Reg.ExtentText = X.Count;
+      }
+  }
+  return Reg;
+}
+
+/// Delinearizes the region's subscripts where every access agrees on the extents.
+void delinearizeRegion(Region &Reg, const std::vector<const Access *> &As,
+                       const RangeMap &Ranges) {
+  std::vector<std::vector<Polynomial>> Subs;
+  std::vector<Polynomial> Extents;
+  bool ExtentsAgree = true;
+  for (const Access *A : As) {
+    std::vector<Polynomial> S = A->Subs;
+    if (A->Affine && A->Subs.size() == 1 && Reg.ConstDims.size() <= 1) {
+      std::vector<Polynomial> E;
+      if (auto D = delinearize(A->Subs[0], Ranges, &E)) {
+        S = *D;
+        if (Subs.empty())
+          Extents = E;
+        else
+          ExtentsAgree &= E == Extents;
+      }
+    }
+    Subs.push_back(S);
+  }
+  // Unify ranks: accesses that delinearized differently are compared as written.
+  size_t Rank = 0;
+  for (auto &S : Subs)
+    Rank = std::max(Rank, S.size());
+  bool SameRank = ExtentsAgree;
+  for (auto &S : Subs)
+    SameRank &= S.size() == Rank;
+  if (!SameRank) {
+    for (size_t I = 0; I < Subs.size(); ++I)
+      Subs[I] = As[I]->Subs;
+    Extents.clear();
+  }
+  Reg.DimExtents = Extents;
+  Reg.Rank = 1;
+  for (auto &S : Subs)
+    Reg.Rank = std::max<unsigned>(Reg.Rank, S.size());
+  Reg.Subscripts = Subs;
+}
+
+} // namespace
+
+RegionAccesses buildRegions(ASTContext &Ctx, const NestInfo &Nest, const LoopClauses &Clauses,
+                            const BodyFacts &Facts, LoopResult &R, RejectLog &Log,
+                            RangeMap &Ranges) {
+  std::map<std::string, size_t> RegionOf;
+  RegionAccesses ByRegion;
+  for (const Access &A : Facts.Accesses) {
+    auto [It, New] = RegionOf.emplace(A.Key, R.Regions.size());
+    if (New) {
+      if (isBitVector(A.BaseType))
+        Log.add(RejectKind::UnsupportedConstruct,
+                "'" + A.Name + "' is a std::vector<bool>, whose elements are bits packed into "
+                "shared words",
+                A.Loc, "access here");
+      R.Regions.push_back(makeRegion(Ctx, A, Clauses));
+      ByRegion.emplace_back();
+    }
+    Region &Reg = R.Regions[It->second];
+    Reg.Access |= (A.Read ? unsigned(RegionRead) : 0u) | (A.Write ? unsigned(RegionWrite) : 0u);
+    Reg.Affine &= A.Affine;
+    Reg.MayAlias |= A.MayAlias;
+    ByRegion[It->second].push_back(&A);
+  }
+  Ranges = Facts.Ranges;
+  for (size_t L = 0; L < Nest.NormVars.size(); ++L)
+    Ranges[Nest.NormVars[L].Key] = PolyRange{Polynomial::constant(0), lastIteration(R.Nest[L])};
+  for (size_t RI = 0; RI < R.Regions.size(); ++RI)
+    delinearizeRegion(R.Regions[RI], ByRegion[RI], Ranges);
+  return ByRegion;
+}
+
+void addGuardRegions(ASTContext &Ctx, const BodyFacts &Facts, LoopResult &R) {
+  for (const ReachableRead &X : Facts.ReachableReads) {
+    // Only writes through pointers, references and views of a type that may alias it.
+    bool Compatible = false;
+    for (const Access &A : Facts.Accesses) {
+      if (!A.Write || !A.MayAlias)
+        continue;
+      QualType T = A.BaseType.getNonReferenceType();
+      QualType Elem = T;
+      if (T->isPointerType())
+        Elem = T->getPointeeType();
+      else if (const ArrayType *AT = Ctx.getAsArrayType(T))
+        Elem = AT->getElementType();
+      else if (isStdContainer(T))
+        Elem = QualType(); // a container's elements never hold another variable
+      Compatible |= !Elem.isNull() && mayPointTo(Elem, X.Type, Ctx);
+    }
+    if (!Compatible)
+      continue;
+    Region Guard;
+    Guard.Name = X.Name;
+    Guard.Access = RegionRead;
+    Guard.Scalar = true;
+    Guard.Rank = 1;
+    Guard.ElemType = typeString(X.Type, Ctx);
+    Guard.Extent = ExtentKind::Clause;
+    Guard.ExtentText = "1";
+    Guard.Subscripts = {{Polynomial::constant(0)}};
+    R.Regions.push_back(Guard);
+  }
+}
+
+} // namespace analysis
+} // namespace clustrix

@@ -1,0 +1,54 @@
+//===- UseScan.h - Which variables are rewritten or escape ------*- C++ -*-===//
+//
+// Two scans that the memory model relies on, both conservative:
+//  - collectRewritten: the variables of a body that have any use other than a read of their
+//    value (assigned, incremented, address taken, bound to a reference, passed by non-const
+//    reference, captured by reference, a method called on them). Only the others are "defined
+//    once", so that their definition may stand for them in a subscript or a pointer.
+//  - scanEscapes: the variables of the enclosing function whose address escapes where the loop
+//    can observe it: address taken, bound to a reference, captured by reference, or passed by
+//    reference to a function that may keep the address; before or in the loop, or anywhere when
+//    the loop may run again (it sits inside another loop, or the function has a label).
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_LIB_ANALYSIS_USESCAN_H
+#define CLUSTRIX_LIB_ANALYSIS_USESCAN_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+
+#include <map>
+#include <set>
+
+namespace clustrix {
+namespace analysis {
+
+/// Adds to Out the variables with a use in S other than a read of their value.
+void collectRewritten(const clang::Stmt *S, std::set<const clang::VarDecl *> &Out);
+
+/// Where the addresses of the enclosing function's variables escape.
+struct EscapeInfo {
+  /// The first escaping use the loop may observe, per variable.
+  std::map<const clang::VarDecl *, const clang::Expr *> Escaping;
+  /// The loop may run more than once in one call of the function.
+  bool Repeats = false;
+
+  const clang::Expr *escapeOf(const clang::VarDecl *V) const {
+    auto It = Escaping.find(V);
+    return It == Escaping.end() ? nullptr : It->second;
+  }
+};
+
+/// Scans the body of F, which contains Loop.
+EscapeInfo scanEscapes(const clang::FunctionDecl *F, const clang::Stmt *Loop,
+                       const clang::ASTContext &Ctx);
+
+/// The variable an lvalue expression is part of (through parentheses, member access with `.`,
+/// subscripts of arrays and no-op casts), or null.
+const clang::VarDecl *rootVariable(const clang::Expr *E);
+
+} // namespace analysis
+} // namespace clustrix
+
+#endif
