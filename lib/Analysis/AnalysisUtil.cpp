@@ -65,6 +65,16 @@ void RejectLog::add(RejectKind K, std::string Message, SourceLocation Loc, std::
   Reasons.push_back({K, std::move(Message), Loc, std::move(Note), std::move(Suggestion)});
 }
 
+std::string displayName(const VarDecl *VD) {
+  if (const auto *DD = dyn_cast<DecompositionDecl>(VD)) {
+    std::string S = "[";
+    for (const BindingDecl *B : DD->bindings())
+      S += (S.size() > 1 ? ", " : "") + B->getNameAsString();
+    return S + "]";
+  }
+  return VD->getNameAsString();
+}
+
 std::string spell(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());

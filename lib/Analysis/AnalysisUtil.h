@@ -33,6 +33,10 @@ private:
   std::vector<RejectReason> &Reasons;
 };
 
+/// How a variable is named in messages: its name, or `[a, b]` for a structured binding's
+/// hidden object.
+std::string displayName(const clang::VarDecl *VD);
+
 /// The source text of E (or its pretty-printed form when it has none).
 std::string spell(const clang::Expr *E, const clang::ASTContext &Ctx);
 /// T as generated code may spell it: fully qualified, canonical.

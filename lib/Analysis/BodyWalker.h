@@ -188,6 +188,7 @@ public:
   void walkArrayInitLoop(const clang::ArrayInitLoopExpr *E, Use U);
   void walkSubstTemplateParm(const clang::SubstNonTypeTemplateParmExpr *E, Use U);
   void walkRewrittenBinary(const clang::CXXRewrittenBinaryOperator *E, Use U);
+  void walkPredefined(const clang::PredefinedExpr *E, Use U);
   // --- Calls (WalkCalls.cpp)
   void walkPlainCall(const clang::CallExpr *E, Use U);
   void walkOperatorCall(const clang::CXXOperatorCallExpr *E, Use U);
@@ -288,6 +289,8 @@ private:
   const clang::VarDecl *RangeVar = nullptr; ///< Element variable of a parallel range-based loop.
   PointerRef RangeBase;                     ///< Its range.
   unsigned CondDepth = 0, BreakDepth = 0, CallDepth = 0;
+  /// While a structured binding's hidden expression is walked: the use of the binding.
+  const clang::Expr *UseSite = nullptr;
 };
 
 } // namespace analysis

@@ -72,7 +72,17 @@ Region makeRegion(ASTContext &Ctx, const Access &A, const LoopClauses &Clauses) 
     Reg.ExtentText = std::to_string(Total);
     Reg.ElemType = typeString(E, Ctx);
   } else if (T->isPointerType()) {
-    Reg.ElemType = typeString(T->getPointeeType(), Ctx);
+    // A pointer to rows (`double (*a)[8]`, or a parameter `double a[][8]`): the rows' extents
+    // come from the type; the number of rows is unknown (-1).
+    QualType E = T->getPointeeType();
+    if (Ctx.getAsConstantArrayType(E)) {
+      Reg.ConstDims.push_back(-1);
+      while (const auto *C = Ctx.getAsConstantArrayType(E)) {
+        Reg.ConstDims.push_back(int64_t(C->getSize().getZExtValue()));
+        E = C->getElementType();
+      }
+    }
+    Reg.ElemType = typeString(E, Ctx);
     for (const ExtentClause &X : Clauses.Extents)
       if (X.Var == A.Name) {
         Reg.Extent = ExtentKind::Clause;
@@ -176,6 +186,7 @@ void addGuardRegions(ASTContext &Ctx, const BodyFacts &Facts, LoopResult &R) {
     Guard.Name = X.Name;
     Guard.Access = RegionRead;
     Guard.Scalar = true;
+    Guard.FullWrite = false;
     Guard.Rank = 1;
     Guard.ElemType = typeString(X.Type, Ctx);
     Guard.Extent = ExtentKind::Clause;

@@ -75,17 +75,13 @@ bool partialType(QualType T, const ASTContext &Ctx) {
   return W == 8 || W == 16 || W == 32 || W == 64;
 }
 
-std::string lineOf(const Expr *E, const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  return std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(E->getBeginLoc())));
-}
 
 /// The reduction of S, if it is one; refuses why not otherwise.
 void classifyUpdated(ASTContext &Ctx, const VarDecl *VD, const ScalarUse &S,
                      const std::map<std::string, const ReduceClause *> &ClauseFor,
                      std::set<std::string> &ClauseUsed, const EscapeInfo &Escapes, LoopResult &R,
                      RejectLog &Log) {
-  std::string Name = VD->getNameAsString();
+  std::string Name = displayName(VD);
   std::string Op = S.Updates.front().first;
   const Expr *At = S.Updates.front().second;
   for (const auto &U : S.Updates)
@@ -128,9 +124,8 @@ void classifyUpdated(ASTContext &Ctx, const VarDecl *VD, const ScalarUse &S,
   }
   if (const Expr *E = Escapes.escapeOf(VD)) {
     Log.add(RejectKind::Escape,
-            "the address of '" + Name + "' escapes (line " + lineOf(E, Ctx) +
-                "), so it may be read or written other than by the loop's updates; it is not a "
-                "reduction",
+            "the address of '" + Name + "' escapes where the loop can observe it, so it may be read "
+            "or written other than by the loop's updates; it is not a reduction",
             E->getBeginLoc(), "address taken here");
     return;
   }
@@ -157,7 +152,7 @@ void classifyScalars(ASTContext &Ctx, const NestInfo &Nest, const LoopClauses &C
     ClauseFor[RC.Var] = &RC;
   std::set<std::string> ClauseUsed;
   for (const auto &[VD, S] : Facts.Scalars) {
-    std::string Name = VD->getNameAsString();
+    std::string Name = displayName(VD);
     if (S.Writes.empty() && S.Updates.empty())
       continue; // read-only: captured by value
     if (!S.Updates.empty() && S.Writes.empty() && S.Reads.empty()) {
@@ -244,8 +239,8 @@ void checkAppends(ASTContext &Ctx, const BodyFacts &Facts, const EscapeInfo &Esc
     }
     if (const Expr *E = Escapes.escapeOf(VD)) {
       Log.add(RejectKind::Escape,
-              "the address of '" + Name + "' escapes (line " + lineOf(E, Ctx) +
-                  "), so the loop may observe it while appending to it",
+              "the address of '" + Name + "' escapes where the loop can observe it, so the loop "
+              "may use it while appending to it",
               E->getBeginLoc(), "address taken here");
       continue;
     }
@@ -270,8 +265,10 @@ void checkAppends(ASTContext &Ctx, const BodyFacts &Facts, const EscapeInfo &Esc
                 A.Loc, "used here");
         Conflict = true;
       }
-    for (const VarDecl *O : Facts.AppendOrder)
-      if (!Conflict && O != VD && MayBeSame(O->getType(), OtherShared(O))) {
+    // Each pair of targets once: with the ones appended to after this one.
+    auto Later = std::find(Facts.AppendOrder.begin(), Facts.AppendOrder.end(), VD);
+    for (auto It = Later + 1; It < Facts.AppendOrder.end(); ++It)
+      if (const VarDecl *O = *It; !Conflict && MayBeSame(O->getType(), OtherShared(O))) {
         Log.add(RejectKind::AppendMisuse,
                 "'" + Name + "' and '" + O->getNameAsString() +
                     "' are appended to and may be the same container",

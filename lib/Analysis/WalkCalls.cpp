@@ -34,6 +34,16 @@ void BodyWalker::walkPlainCall(const CallExpr *E, Use) {
 void BodyWalker::walkOperatorCall(const CXXOperatorCallExpr *Op, Use U) {
   OverloadedOperatorKind K = Op->getOperator();
   if (K == OO_Subscript) {
+    // Only a standard container's operator[] is an element access; a user's may return any
+    // reference.
+    if (!isStdContainer(Op->getArg(0)->getType())) {
+      refuse(RejectKind::UnsupportedCall,
+             "calls '" + (Op->getDirectCallee() ? Op->getDirectCallee()->getQualifiedNameAsString()
+                                                : std::string("operator[]")) +
+                 "', whose returned reference the analysis cannot follow",
+             Op->getBeginLoc(), "call here");
+      return;
+    }
     walkLValue(Op, U);
     return;
   }
@@ -176,10 +186,9 @@ void BodyWalker::walkConstruct(const CXXConstructExpr *CE, Use) {
   const CXXConstructorDecl *Ctor = CE->getConstructor();
   const FunctionDecl *Def = nullptr;
   // The standard library's constructors only initialize the object from their arguments; a
-  // trivial or defaulted one copies or zeroes members. Either reads the arguments, no more.
-  bool Trusted = !Ctor || Ctor->isTrivial() || Ctor->getParent()->isInStdNamespace() ||
-                 (Ctor->isDefaulted() && Ctor->getParent()->hasTrivialDestructor() &&
-                  !Ctor->getParent()->hasNonTrivialCopyConstructor());
+  // trivial one copies or zeroes members. Either reads the arguments, no more. Any other
+  // constructor, a defaulted one included (it runs default member initializers), is walked.
+  bool Trusted = !Ctor || Ctor->isTrivial() || Ctor->getParent()->isInStdNamespace();
   if (Trusted || !Ctor->hasBody(Def) || !Def) {
     if (!Trusted) {
       refuse(RejectKind::UnsupportedCall,

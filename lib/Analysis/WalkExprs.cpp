@@ -112,8 +112,10 @@ void BodyWalker::walkLValueExpr(const Expr *E, Use U) { walkLValue(E, U); }
 
 void BodyWalker::walkBindTemporary(const CXXBindTemporaryExpr *E, Use U) {
   // A temporary whose destructor runs at the end of the full expression.
-  QualType T = E->getType();
-  checkLocalType(T, E->getBeginLoc(), typeString(T, Ctx));
+  refuse(RejectKind::UnsupportedConstruct,
+         "a temporary of type '" + typeString(E->getType(), Ctx) +
+             "' has a destructor, which cannot run on a device",
+         E->getBeginLoc(), "temporary here");
   walkExpr(E->getSubExpr(), U);
 }
 
@@ -246,6 +248,16 @@ void BodyWalker::walkSubstTemplateParm(const SubstNonTypeTemplateParmExpr *E, Us
 
 void BodyWalker::walkRewrittenBinary(const CXXRewrittenBinaryOperator *E, Use U) {
   walkExpr(E->getSemanticForm(), U);
+}
+
+void BodyWalker::walkPredefined(const PredefinedExpr *E, Use) {
+  // In a callee, __func__ names the callee, which stays what it is; in the loop's own body it
+  // names the enclosing function, and would name the function the body is moved to.
+  if (!Cur->Fn)
+    refuse(RejectKind::Context,
+           std::string("the body uses '") + PredefinedExpr::getIdentKindName(E->getIdentKind()).str() +
+               "', which would name the function the body is moved to instead of its own",
+           E->getBeginLoc(), "used here");
 }
 
 } // namespace analysis

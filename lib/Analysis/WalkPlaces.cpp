@@ -201,8 +201,18 @@ void BodyWalker::walkRangeElement(const Expr *At, Use U, bool Partial) {
 void BodyWalker::walkDeclRef(const DeclRefExpr *DR, Use U, bool Partial) {
   if (const auto *B = dyn_cast<BindingDecl>(DR->getDecl())) {
     // A structured binding names a part of its hidden object (or, tuple-like, a reference).
-    if (const Expr *E = B->getBinding())
+    const auto *Holder = dyn_cast_or_null<VarDecl>(B->getDecomposedDecl());
+    if (Holder && U != Use::Write && !isPrivate(Holder) && !ownerFrame(DR) &&
+        (Holder->hasGlobalStorage() || Holder->getType()->isReferenceType() ||
+         Escapes.escapeOf(Holder)))
+      noteReachableRead(B->getNameAsString(), B->getType(), nullptr, DR->getBeginLoc());
+    if (const Expr *E = B->getBinding()) {
+      // Uses are reported where the binding is used, not where it is declared.
+      const Expr *Saved = UseSite;
+      UseSite = UseSite ? UseSite : DR;
       walkLValue(E, U, Partial);
+      UseSite = Saved;
+    }
     return;
   }
   const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
@@ -298,11 +308,12 @@ void BodyWalker::walkOuterVar(const VarDecl *VD, const DeclRefExpr *DR, Use U) {
   }
   ScalarUse &S = Facts.Scalars[VD];
   S.Var = VD;
+  const Expr *At = UseSite ? UseSite : DR;
   if (U == Use::Read || U == Use::ReadWrite)
-    S.Reads.push_back(DR);
+    S.Reads.push_back(At);
   if (U == Use::Write || U == Use::ReadWrite)
-    S.Writes.push_back(DR);
-  if (U != Use::Write) {
+    S.Writes.push_back(At);
+  if (U != Use::Write && !isa<DecompositionDecl>(VD)) { // bindings are noted by name
     bool Reachable = VD->hasGlobalStorage() || VD->getType()->isReferenceType() ||
                      Escapes.escapeOf(VD) != nullptr;
     if (Reachable)
@@ -570,6 +581,15 @@ PointerRef BodyWalker::resolveObject(const Expr *E) {
   PointerRef P;
   if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
     return resolveObject(DA->getExpr());
+  if (isa<StringLiteral>(E) || isa<PredefinedExpr>(E)) {
+    // Constant text, which nothing writes: like a private object.
+    if (const auto *PE = dyn_cast<PredefinedExpr>(E))
+      walkPredefined(PE, Use::Read);
+    P.Ok = P.Private = true;
+    P.Key = "private";
+    P.BaseType = E->getType();
+    return P;
+  }
   if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *B = dyn_cast<BindingDecl>(DR->getDecl()))
       return B->getBinding() ? resolveObject(B->getBinding()) : P;
@@ -644,6 +664,10 @@ PointerRef BodyWalker::resolveVar(const VarDecl *VD, const Expr *At) {
   if (isPrivate(VD) || CoveredRefs.count(VD)) {
     if (VD->getType()->isReferenceType() && !CoveredRefs.count(VD)) {
       P.Key = "local-pointer";
+      return P;
+    }
+    if (isStdView(VD->getType())) {
+      P.Key = "local-view"; // a view declared in the body: whose elements it shows is not followed
       return P;
     }
     P.Ok = P.Private = true;

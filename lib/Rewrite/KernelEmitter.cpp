@@ -390,6 +390,13 @@ Kernel clustrix::emitKernel(ASTContext &Ctx, const Stmt *Loop, const LoopResult 
     K.Reason = "ordered appends run on CPU devices";
     return K;
   }
+  for (const Reduction &X : R.Reductions)
+    if (X.OrderedMinMax) {
+      K.Reason = "floating-point '" + X.Op + "' of '" + X.Name +
+                 "' without a reduce clause keeps the first of equal values only when partials "
+                 "combine in iteration order, as CPU chunks do";
+      return K;
+    }
   Builder B(Ctx, R);
   const SourceManager &SM = Ctx.getSourceManager();
   // The body, with the range-for element bound to the range's region.

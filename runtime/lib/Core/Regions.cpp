@@ -43,6 +43,10 @@ void boxLinearHull(const Box &B, unsigned Rank, int64_t &First, int64_t &End) {
 }
 
 ByteRange boxHull(const Box &B, unsigned Rank) {
+  // Without the extent of an inner dimension the addresses are unknown: everything.
+  for (unsigned D = 1; D < Rank; ++D)
+    if (B.Extent[D] <= 0)
+      return boxEmpty(B, Rank) ? ByteRange{} : ByteRange{0, UINTPTR_MAX};
   int64_t First, End;
   boxLinearHull(B, Rank, First, End);
   if (End <= First)
