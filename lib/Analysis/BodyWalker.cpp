@@ -281,9 +281,11 @@ void BodyWalker::walkReturn(const ReturnStmt *S) {
   const Expr *E = S->getRetValue();
   if (!E)
     return;
-  // A callee returning a reference hands out an lvalue: its uses are resolved at the call.
-  if (Cur->Fn->getReturnType()->isReferenceType())
+  // A callee returning a reference hands out an lvalue, used as the caller uses the call.
+  if (Cur->Fn->getReturnType()->isReferenceType()) {
+    walkLValue(E, Cur->ReturnUse);
     return;
+  }
   walkExpr(E, Use::Read);
 }
 

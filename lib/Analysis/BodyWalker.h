@@ -67,6 +67,8 @@ struct Frame {
   /// private to the iteration (constructed in the body). ThisConst: a const member function.
   bool ThisBound = false, ThisConst = false, ThisPrivate = false;
   Binding ThisArg;
+  /// For a callee returning a reference: how the caller uses the lvalue it returns.
+  Use ReturnUse = Use::Read;
 };
 
 /// A resolved element access of a shared array or container.
@@ -226,8 +228,8 @@ private:
 
   // Calls (WalkCalls.cpp).
   void walkCall(const clang::Expr *Site, const clang::FunctionDecl *FD,
-                llvm::ArrayRef<const clang::Expr *> Args, const clang::Expr *ThisArg = nullptr,
-                bool ThisPrivate = false);
+                llvm::ArrayRef<const clang::Expr *> Args, Use U,
+                const clang::Expr *ThisArg = nullptr, bool ThisPrivate = false);
   void inlineBody(const clang::FunctionDecl *Def, Frame &Callee, const clang::Stmt *Body,
                   const clang::CXXConstructorDecl *Ctor);
   void bindArguments(const clang::FunctionDecl *Def, llvm::ArrayRef<const clang::Expr *> Args,

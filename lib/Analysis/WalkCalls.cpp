@@ -27,8 +27,8 @@ static std::vector<const Expr *> argsOf(const CallExpr *CE, unsigned First) {
   return Args;
 }
 
-void BodyWalker::walkPlainCall(const CallExpr *E, Use) {
-  walkCall(E, E->getDirectCallee(), argsOf(E, 0));
+void BodyWalker::walkPlainCall(const CallExpr *E, Use U) {
+  walkCall(E, E->getDirectCallee(), argsOf(E, 0), U);
 }
 
 void BodyWalker::walkOperatorCall(const CXXOperatorCallExpr *Op, Use U) {
@@ -53,7 +53,7 @@ void BodyWalker::walkOperatorCall(const CXXOperatorCallExpr *Op, Use U) {
     // A mutable lambda changes its own captured copies: the lambda object is written. In the
     // lambda's body, `this` is the enclosing object's, captured: not the lambda object.
     walkExpr(Op->getArg(0), MD->isConst() ? Use::Read : Use::ReadWrite);
-    walkCall(Op, MD, argsOf(Op, 1));
+    walkCall(Op, MD, argsOf(Op, 1), U);
     return;
   }
   if (K == OO_LessLess || K == OO_GreaterGreater) {
@@ -76,7 +76,7 @@ void BodyWalker::walkOperatorCall(const CXXOperatorCallExpr *Op, Use U) {
   if (MD && MD->isInstance() && !MD->getParent()->isInStdNamespace()) {
     const Expr *Obj = Op->getArg(0);
     walkLValue(Obj, MD->isConst() ? Use::Read : Use::ReadWrite, /*Partial=*/true);
-    walkCall(Op, MD, argsOf(Op, 1), Obj);
+    walkCall(Op, MD, argsOf(Op, 1), U, Obj);
     return;
   }
   if (Assign && MD && MD->getParent()->isInStdNamespace()) {
@@ -84,10 +84,10 @@ void BodyWalker::walkOperatorCall(const CXXOperatorCallExpr *Op, Use U) {
     walkExpr(Op->getArg(1), Use::Read);
     return;
   }
-  walkCall(Op, FD, argsOf(Op, 0));
+  walkCall(Op, FD, argsOf(Op, 0), U);
 }
 
-void BodyWalker::walkMemberCall(const CXXMemberCallExpr *MC, Use) {
+void BodyWalker::walkMemberCall(const CXXMemberCallExpr *MC, Use U) {
   const CXXMethodDecl *MD = MC->getMethodDecl();
   const Expr *Obj = MC->getImplicitObjectArgument();
   if (!MD || !Obj) {
@@ -141,7 +141,7 @@ void BodyWalker::walkMemberCall(const CXXMemberCallExpr *MC, Use) {
     return;
   }
   if (MD->isStatic()) {
-    walkCall(MC, MD, argsOf(MC, 0));
+    walkCall(MC, MD, argsOf(MC, 0), U);
     return;
   }
   // A user method: the object is read (const method) or written (otherwise) as a whole, and
@@ -177,7 +177,7 @@ void BodyWalker::walkMemberCall(const CXXMemberCallExpr *MC, Use) {
   } else {
     walkLValue(Obj, ObjUse, /*Partial=*/true);
   }
-  walkCall(MC, MD, argsOf(MC, 0), Obj);
+  walkCall(MC, MD, argsOf(MC, 0), U, Obj);
 }
 
 void BodyWalker::walkConstruct(const CXXConstructExpr *CE, Use) {
@@ -202,7 +202,7 @@ void BodyWalker::walkConstruct(const CXXConstructExpr *CE, Use) {
     return;
   }
   std::vector<const Expr *> Args(CE->arguments().begin(), CE->arguments().end());
-  walkCall(CE, Ctor, Args, nullptr, /*ThisPrivate=*/true);
+  walkCall(CE, Ctor, Args, Use::Read, nullptr, /*ThisPrivate=*/true);
 }
 
 // --- Inlined calls ------------------------------------------------------------------------------
@@ -251,10 +251,10 @@ bool BodyWalker::refuseLibraryCall(const Expr *CE, const FunctionDecl *FD,
 }
 
 /// Site is the call or construct expression, Args the arguments bound to FD's parameters in
-/// order. ThisArg: the object of a member call, in the current frame; ThisPrivate: `this` is
+/// order, U how the caller uses the result (for a returned reference). ThisArg: the object of a member call, in the current frame; ThisPrivate: `this` is
 /// an object the body constructs.
 void BodyWalker::walkCall(const Expr *Site, const FunctionDecl *FD,
-                          llvm::ArrayRef<const Expr *> Args, const Expr *ThisArg,
+                          llvm::ArrayRef<const Expr *> Args, Use U, const Expr *ThisArg,
                           bool ThisPrivate) {
   SourceLocation Loc = Site->getBeginLoc();
   if (!FD) {
@@ -294,6 +294,7 @@ void BodyWalker::walkCall(const Expr *Site, const FunctionDecl *FD,
   Frame Callee;
   Callee.Parent = Cur;
   Callee.Fn = Def;
+  Callee.ReturnUse = U;
   collectRewritten(Def->getBody(), Callee.Rewritten);
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
     for (const CXXCtorInitializer *I : Ctor->inits())

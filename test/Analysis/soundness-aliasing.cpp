@@ -197,6 +197,30 @@ void otherType(double *a) {
     a[i] = i;
 }
 
+// A function returning a reference hands out an lvalue, used as the call is used.
+double table[100];
+static double &slot(int i) { return table[i + 1]; }
+static const double &entry(int i) { return table[i]; }
+void returnedReferences(double *out, int n) {
+  // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'table' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE+3]]:15: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    slot(i) = table[i];
+  // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'table' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE-8]]:44: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    table[i + 1] = 2;
+    out[i] = entry(i);
+  }
+  // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); in: table; out: out
+  // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: 'entry' uses 'table', which is not one of its parameters
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = entry(i);
+}
+
 // The guards: the bindings' objects (a reference parameter) and the global bound.
 // REPORT: "guard": true,
 // REPORT-NEXT: "may_alias": false,
