@@ -33,7 +33,9 @@ void rewritten(const Stmt *S, bool ReadContext, std::set<const VarDecl *> &Out) 
     return;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(S); ME && !ME->isArrow()) {
-    rewritten(ME->getBase(), ReadContext, Out);
+    // Using a reference member only reads the object that holds it.
+    bool RefMember = ME->getMemberDecl()->getType()->isReferenceType();
+    rewritten(ME->getBase(), ReadContext || RefMember, Out);
     return;
   }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {

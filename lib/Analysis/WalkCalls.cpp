@@ -153,7 +153,7 @@ void BodyWalker::walkMemberCall(const CXXMemberCallExpr *MC, Use U) {
         UO && UO->getOpcode() == UO_AddrOf)
       walkLValue(UO->getSubExpr(), ObjUse, /*Partial=*/true);
     else if (isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
-      walkThis(cast<CXXThisExpr>(Obj->IgnoreParenImpCasts()), Use::Read);
+      walkThis(cast<CXXThisExpr>(Obj->IgnoreParenImpCasts()), ObjUse);
     else {
       PointerRef P = resolvePointer(Obj);
       if (!P.Ok) {

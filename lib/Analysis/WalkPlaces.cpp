@@ -695,8 +695,29 @@ PointerRef BodyWalker::resolveField(const PointerRef &Base, const FieldDecl *FD)
     return P;
   }
   if (Base.Private) {
+    // A member of a private object is private, unless it refers to someone else's memory: a
+    // reference or a view member, followed to its initializer when the object was defined
+    // once by an initializer list.
+    QualType FT = FD->getType();
+    if (FT->isReferenceType() || isStdView(FT)) {
+      const auto *VD = dyn_cast_or_null<VarDecl>(Base.Decl);
+      const Binding *B = VD ? localBinding(VD, &Frame::AggregateDefs) : nullptr;
+      if (!B || isStdView(FT)) {
+        P.Key = "local-pointer";
+        return P;
+      }
+      const auto *IL = cast<InitListExpr>(B->Arg);
+      const InitListExpr *Sem = IL->isSemanticForm() ? IL : IL->getSemanticForm();
+      if (!Sem)
+        Sem = IL;
+      if (FD->getFieldIndex() >= Sem->getNumInits()) {
+        P.Key = "local-pointer";
+        return P;
+      }
+      return inFrame(B->Caller, [&] { return resolveObject(Sem->getInit(FD->getFieldIndex())); });
+    }
     P = Base;
-    P.BaseType = FD->getType();
+    P.BaseType = FT;
     return P;
   }
   bool ThisRoot = Base.Key == "this";

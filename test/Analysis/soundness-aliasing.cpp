@@ -221,6 +221,41 @@ void returnedReferences(double *out, int n) {
     out[i] = entry(i);
 }
 
+// A private struct with a reference member names what the reference was bound to.
+struct Ref {
+  double (&arr)[100];
+};
+void referenceMembers(double (&x)[100], int n) {
+  // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'x' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE+4]]:20: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    Ref r{x};
+    r.arr[i + 1] = r.arr[i];
+  }
+  // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); in: x; out: x
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    Ref r{x};
+    r.arr[i] = r.arr[i] + 1;
+  }
+}
+
+// A method that may change the loop's own object, called on `this`.
+struct Counter {
+  int n;
+  int data[100];
+  void inc() { ++n; }
+  void fill() {
+    // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE+2]]:5: warning: loop not parallelized: 'this' escapes from the loop
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; ++i) {
+      data[i] = i;
+      inc();
+    }
+  }
+};
+
 // The guards: the bindings' objects (a reference parameter) and the global bound.
 // REPORT: "guard": true,
 // REPORT-NEXT: "may_alias": false,
