@@ -8,8 +8,9 @@
 #include "clustrix/Driver/Pipeline.h"
 #include "clustrix/Detect/AttributeCollector.h"
 #include "clustrix/Detect/ClauseParser.h"
+#include "clustrix/AST/StatementEnd.h"
+#include "clustrix/Rewrite/FileRewriter.h"
 #include "clustrix/Rewrite/KernelEmitter.h"
-#include "clustrix/Rewrite/LoopRewriter.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -191,16 +192,6 @@ private:
   AnalysisAction::DoneFn Done;
   AttributeCollector Attrs;
 };
-
-/// A kernel name unique in the program: the file's hash, the loop's line and column.
-std::string kernelName(const SourceManager &SM, const Stmt *Loop) {
-  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loop->getBeginLoc()));
-  char Buf[96];
-  snprintf(Buf, sizeof Buf, "clustrix_kernel_%08x_%u_%u",
-           unsigned(fnv1a64(P.isValid() ? P.getFilename() : "") & 0xffffffffu),
-           P.isValid() ? P.getLine() : 0, P.isValid() ? P.getColumn() : 0);
-  return Buf;
-}
 
 std::string joinNames(const std::vector<std::string> &Names) {
   std::string S;
@@ -464,7 +455,7 @@ void PipelineConsumer::run(ASTContext &Ctx) {
 
   // Analyze in source order so that nesting inside an accepted loop is known.
   for (Item &I : Items) {
-    std::tie(I.Begin, I.End) = FR.rangeOf(I.Loop);
+    std::tie(I.Begin, I.End) = statementOffsets(I.Loop, SM, Ctx.getLangOpts());
     if (!I.Fn)
       I.Fn = FunctionOf[I.Loop];
   }
@@ -488,7 +479,7 @@ void PipelineConsumer::run(ASTContext &Ctx) {
       I.Result = Analyzer.analyze(I.Loop, I.Clauses, I.Fn);
     }
     if (I.Result.Accepted)
-      I.GPU = emitKernel(Ctx, I.Loop, I.Result, kernelName(SM, I.Loop));
+      I.GPU = emitKernel(Ctx, I.Loop, I.Result);
     decide(Ctx, I);
     if (I.Result.Accepted)
       Accepted.push_back(&I);
