@@ -1,17 +1,17 @@
-//===- clustrix/Driver/Pipeline.h - Detect, analyze, decide, rewrite -*- C++ -*-===//
+//===- clustrix/Frontend/AnalysisAction.h - Detect, analyze, decide, rewrite -*- C++ -*-===//
 //
-// The one code path behind all three front doors (the plugin, clustrix-rewrite, clustrix++):
-// a frontend action for the analysis parse that captures the attributes, matches them to loops
-// and functions, analyzes, decides, and produces diagnostics, report records and the rewritten
-// main file. Front doors differ only in where the diagnostics go and what happens to the text.
+// The one code path behind all three front doors (the plugin, clustrix-rewrite, clustrix++): a
+// frontend action for the analysis parse that runs the phases in order (Detect, Analysis,
+// Decide, Rewrite) and hands the front door diagnostics, report records and the rewritten main
+// file. Front doors differ only in where the diagnostics go and what happens to the text.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_DRIVER_PIPELINE_H
-#define CLUSTRIX_DRIVER_PIPELINE_H
+#ifndef CLUSTRIX_FRONTEND_ANALYSISACTION_H
+#define CLUSTRIX_FRONTEND_ANALYSISACTION_H
 
-#include "clustrix/Analysis/LoopAnalysis.h"
-#include "clustrix/Decide/Diagnostics.h"
 #include "clustrix/Decide/Report.h"
+#include "clustrix/Frontend/Options.h"
+#include "clustrix/Support/PendingDiag.h"
 
 #include "clang/Frontend/FrontendAction.h"
 
@@ -21,12 +21,6 @@
 #include <vector>
 
 namespace clustrix {
-
-/// Options shared by the front doors.
-struct PipelineOptions {
-  AnalysisOptions Analysis;
-  DiagOptions Diags;
-};
 
 /// What the analysis parse produced.
 struct PipelineOutput {
@@ -39,10 +33,6 @@ struct PipelineOutput {
   bool SourceHadErrors = false; ///< The code itself did not compile; nothing was rewritten.
   unsigned Errors = 0;          ///< Clustrix errors among Diags.
 };
-
-/// Cheap pre-check: could this text contain a `cluster::` attribute? Files without one are
-/// passed through with no second parse.
-bool mayContainAnnotations(llvm::StringRef Text);
 
 /// The frontend action of the analysis parse. The caller owns Out.
 class AnalysisAction : public clang::ASTFrontendAction {
@@ -63,11 +53,6 @@ private:
   DoneFn Done;
 };
 
-/// Parses one `name=value` or `name` option shared by the plugin and clustrix-rewrite.
-/// Returns an error message, or empty on success.
-std::string applyOption(llvm::StringRef Arg, PipelineOptions &Opts, std::string &ReportFile,
-                        std::string &EmitRewritten);
-
 } // namespace clustrix
 
-#endif // CLUSTRIX_DRIVER_PIPELINE_H
+#endif // CLUSTRIX_FRONTEND_ANALYSISACTION_H
