@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Golden outputs of clustrix-rewrite: the rewritten source, the kernel texts, the JSON report
 and the diagnostics of every example and of the test inputs listed below, compared with the
-files checked in under test/Rewrite/Inputs/golden/.
+files checked in under test/Rewrite/Inputs/golden/<case>/ (each named as the tool wrote it,
+plus .golden).
 
   check:       golden.py --rewrite build/bin/clustrix-rewrite --work /tmp/x
   regenerate:  golden.py --rewrite build/bin/clustrix-rewrite --work /tmp/x --update
@@ -62,6 +63,9 @@ def produce(rewrite, work):
             # LibTooling names a failed file by its absolute path.
             f.write(p.stdout.replace(SRC_ROOT + os.sep, ""))
             f.write("exit status %d\n" % p.returncode)
+        # Expected outputs are data, not sources: no tool should read them as C++ or CUDA.
+        for rel in files(d):
+            os.rename(os.path.join(d, rel), os.path.join(d, rel + ".golden"))
 
 
 def files(root):
