@@ -168,19 +168,6 @@ static bool holdsOwnDataImpl(QualType T, const ASTContext &Ctx, unsigned Depth) 
 
 bool holdsOwnData(QualType T, const ASTContext &Ctx) { return holdsOwnDataImpl(T, Ctx, 0); }
 
-bool isMathFunction(StringRef N) {
-  static const llvm::StringSet<> Names = {
-      "sqrt",  "sqrtf", "cbrt",   "cbrtf", "exp",   "expf",     "exp2",      "expm1", "log",
-      "logf",  "log2",  "log10",  "log1p", "pow",   "powf",     "sin",       "sinf",  "cos",
-      "cosf",  "tan",   "tanf",   "asin",  "acos",  "atan",     "atan2",     "sinh",  "cosh",
-      "tanh",  "fabs",  "fabsf",  "abs",   "labs",  "llabs",    "floor",     "floorf", "ceil",
-      "ceilf", "round", "roundf", "trunc", "fmod",  "fmin",     "fmax",      "fminf", "fmaxf",
-      "min",   "max",   "hypot",  "erf",   "erfc",  "tgamma",   "lgamma",    "copysign", "fma",
-      "isnan", "isinf", "isfinite", "signbit", "clamp", "rsqrt", "__builtin_fabs",
-      "__builtin_sqrt", "__builtin_expect"};
-  return Names.contains(N);
-}
-
 bool isIOOrAllocName(StringRef N) {
   static const llvm::StringSet<> Names = {
       "printf", "fprintf", "sprintf", "snprintf", "puts",   "putchar", "fputs", "fwrite",

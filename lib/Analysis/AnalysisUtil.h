@@ -53,8 +53,6 @@ bool isBitVector(clang::QualType T);
 /// their elements). A private copy of such an object shares nothing with other iterations.
 bool holdsOwnData(clang::QualType T, const clang::ASTContext &Ctx);
 
-/// Standard math functions a device has.
-bool isMathFunction(llvm::StringRef Name);
 /// Library functions that do I/O, allocate or touch process state.
 bool isIOOrAllocName(llvm::StringRef Name);
 

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Phases.h"
 
+#include "clustrix/AST/LoopNest.h"
+
 #include "clang/AST/Attr.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -372,16 +374,13 @@ bool buildNest(ASTContext &Ctx, const Stmt *Loop, const LoopClauses &Clauses, Lo
       Nest.Body = F->getBody();
       if (Level + 1 < Clauses.Collapse) {
         // The next loop must be the only statement of this body.
-        const Stmt *Inner = Nest.Body;
-        while (const auto *CS = dyn_cast<CompoundStmt>(Inner)) {
-          if (CS->size() != 1) {
-            Log.add(RejectKind::Collapse,
-                    "'collapse' needs perfectly nested loops, but this loop's body has other "
-                    "statements",
-                    Nest.Body->getBeginLoc(), "body here");
-            return false;
-          }
-          Inner = CS->body_front();
+        const Stmt *Inner = unwrapSoleStatement(Nest.Body);
+        if (isa<CompoundStmt>(Inner)) {
+          Log.add(RejectKind::Collapse,
+                  "'collapse' needs perfectly nested loops, but this loop's body has other "
+                  "statements",
+                  Nest.Body->getBeginLoc(), "body here");
+          return false;
         }
         S = Inner;
       }

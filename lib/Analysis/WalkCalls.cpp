@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "BodyWalker.h"
 
+#include "clustrix/AST/MathFunctions.h"
+
 #include "clang/AST/Attr.h"
 
 #include <functional>
@@ -198,7 +200,8 @@ void BodyWalker::walkConstruct(const CXXConstructExpr *CE, Use) {
       return;
     }
     for (const Expr *A : CE->arguments())
-      walkExpr(A, Use::Read);
+      if (!isa<CXXDefaultArgExpr>(A) || !Ctor || !Ctor->getParent()->isInStdNamespace())
+        walkExpr(A, Use::Read); // the library's own defaults (allocators) are its business
     return;
   }
   std::vector<const Expr *> Args(CE->arguments().begin(), CE->arguments().end());

@@ -1,6 +1,10 @@
 //===- Diagnostics.cpp - Emitting Clustrix diagnostics ---------------------===//
 #include "clustrix/Decide/Diagnostics.h"
 
+#include "clang/Basic/SourceManager.h"
+
+#include <algorithm>
+
 using namespace clang;
 using namespace clustrix;
 
@@ -30,4 +34,18 @@ void clustrix::emitDiagnostics(DiagnosticsEngine &DE, const std::vector<PendingD
     for (const PendingDiag &N : D.Notes)
       emitOne(DE, N, Map);
   }
+}
+
+void clustrix::sortDiagnostics(std::vector<PendingDiag> &Diags, const SourceManager &SM) {
+  std::stable_sort(Diags.begin(), Diags.end(), [&](const PendingDiag &A, const PendingDiag &B) {
+    if (A.Loc.isInvalid() || B.Loc.isInvalid())
+      return A.Loc.isValid() && B.Loc.isInvalid();
+    return SM.isBeforeInTranslationUnit(SM.getFileLoc(A.Loc), SM.getFileLoc(B.Loc));
+  });
+}
+
+unsigned clustrix::countErrors(const std::vector<PendingDiag> &Diags) {
+  return unsigned(std::count_if(Diags.begin(), Diags.end(), [](const PendingDiag &D) {
+    return D.Level == DiagnosticsEngine::Error;
+  }));
 }

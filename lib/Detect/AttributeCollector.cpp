@@ -154,3 +154,16 @@ void AttributeCollector::finishSpecifier() {
   ClosingFrom = FirstNew;
   St = State::AwaitClose;
 }
+
+bool clustrix::mayContainAnnotations(llvm::StringRef Text) {
+  size_t Pos = 0;
+  while ((Pos = Text.find("cluster", Pos)) != llvm::StringRef::npos) {
+    size_t I = Pos + 7;
+    while (I < Text.size() && (Text[I] == ' ' || Text[I] == '\t'))
+      ++I;
+    if (I < Text.size() && Text[I] == ':')
+      return true; // `cluster::name` or `using cluster: name`
+    Pos += 7;
+  }
+  return false;
+}

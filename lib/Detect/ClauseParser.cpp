@@ -7,6 +7,8 @@
 //             | 'min_iters' '(' INT ')'          INT >= 1
 //             | 'collapse' '(' INT ')'           1 <= INT <= 3
 //             | 'reduce' '(' OP ':' NAME (',' NAME)* ')'  OP: + * min max & | ^
+//
+// The schedule words and the operators are the rows of clustrix/Descriptor.def.
 //             | 'extent' '(' NAME ',' EXPR ')'   EXPR: balanced tokens, evaluated at run time
 //
 //===----------------------------------------------------------------------===//
@@ -37,6 +39,7 @@ namespace {
 const llvm::StringRef ClauseNames[] = {"enable",   "disable",  "devices", "schedule",
                                        "min_iters", "collapse", "reduce",  "extent"};
 
+/// A recursive-descent parser of one clause list; stops at the first error.
 class Parser {
 public:
   Parser(const std::vector<ClauseToken> &Toks, SourceLocation End, LoopClauses &Out)
@@ -136,161 +139,170 @@ private:
     std::string Name = Toks[Pos].Spelling;
     SourceLocation NameLoc = Toks[Pos].Loc;
     ++Pos;
-    if (Name == "enable" || Name == "disable") {
-      if (Out.Enable && *Out.Enable != (Name == "enable")) {
-        error(NameLoc, "'enable' and 'disable' cannot both be given");
-        return;
-      }
-      if (!once(Name, NameLoc))
-        return;
-      Out.Enable = Name == "enable";
-      return;
-    }
-    if (Name == "devices" || Name == "min_iters" || Name == "collapse") {
-      if (!once(Name, NameLoc) || !expect(tok::l_paren, "'('", Name))
-        return;
-      int64_t V;
-      int64_t Max = Name == "collapse" ? 3 : INT64_MAX;
-      if (!parseInt(Name, 1, Max, V) || !expect(tok::r_paren, "')'", Name))
-        return;
-      if (Name == "devices")
-        Out.MaxDevices = V;
-      else if (Name == "min_iters")
-        Out.MinIters = V;
-      else
-        Out.Collapse = V;
-      return;
-    }
-    if (Name == "schedule") {
-      if (!once(Name, NameLoc) || !expect(tok::l_paren, "'('", Name))
-        return;
-      static const llvm::StringRef Kinds[] = {"block", "cyclic", "dynamic"};
-      if (!isIdentifierLike()) {
-        error(loc(), "expected 'block', 'cyclic' or 'dynamic' in 'schedule' clause, found '" +
-                         peek().Spelling + "'");
-        return;
-      }
-      std::string K = Toks[Pos].Spelling;
-      SourceLocation KLoc = Toks[Pos].Loc;
-      if (K == "block")
-        Out.Schedule = ScheduleKind::Block;
-      else if (K == "cyclic")
-        Out.Schedule = ScheduleKind::Cyclic;
-      else if (K == "dynamic")
-        Out.Schedule = ScheduleKind::Dynamic;
-      else {
-        std::string Near = closestMatch(K, Kinds);
-        if (!Near.empty())
-          error(KLoc, "unknown schedule '" + K + "'; did you mean '" + Near + "'?", Near, K.size());
-        else
-          error(KLoc, "unknown schedule '" + K + "'; expected 'block', 'cyclic' or 'dynamic'");
-        return;
-      }
-      ++Pos;
-      if (peek().is(tok::comma)) {
-        ++Pos;
-        if (Out.Schedule == ScheduleKind::Block) {
-          error(KLoc, "the 'block' schedule takes no chunk size");
-          return;
-        }
-        if (!parseInt("schedule", 1, INT64_MAX, Out.ChunkSize))
-          return;
-      }
-      expect(tok::r_paren, "')'", Name);
-      return;
-    }
-    if (Name == "reduce") {
-      if (!expect(tok::l_paren, "'('", Name))
-        return;
-      std::string Op;
-      SourceLocation OpLoc = loc();
-      if (peek().is(tok::plus) || peek().is(tok::star) || peek().is(tok::amp) ||
-          peek().is(tok::pipe) || peek().is(tok::caret)) {
-        Op = Toks[Pos].Spelling;
-        ++Pos;
-      } else if (isIdentifierLike() &&
-                 (Toks[Pos].Spelling == "min" || Toks[Pos].Spelling == "max")) {
-        Op = Toks[Pos].Spelling;
-        ++Pos;
-      } else {
-        error(OpLoc, "expected a reduction operator (+ * min max & | ^) in 'reduce' clause, "
-                     "found '" + peek().Spelling + "'");
-        return;
-      }
-      if (!expect(tok::colon, "':'", Name))
-        return;
-      while (true) {
-        if (!isIdentifierLike() || peek().is(tok::numeric_constant)) {
-          error(loc(), "expected a variable name in 'reduce' clause, found '" + peek().Spelling +
-                           "'");
-          return;
-        }
-        for (const ReduceClause &R : Out.Reductions)
-          if (R.Var == Toks[Pos].Spelling) {
-            error(Toks[Pos].Loc, "'" + R.Var + "' is named in more than one 'reduce' clause");
-            return;
-          }
-        Out.Reductions.push_back({Op, Toks[Pos].Spelling, Toks[Pos].Loc});
-        ++Pos;
-        if (!peek().is(tok::comma))
-          break;
-        ++Pos;
-      }
-      expect(tok::r_paren, "')'", Name);
-      return;
-    }
-    if (Name == "extent") {
-      if (!expect(tok::l_paren, "'('", Name))
-        return;
-      if (!isIdentifierLike()) {
-        error(loc(), "expected a pointer name in 'extent' clause, found '" + peek().Spelling + "'");
-        return;
-      }
-      ExtentClause E;
-      E.Var = Toks[Pos].Spelling;
-      E.Loc = Toks[Pos].Loc;
-      ++Pos;
-      if (!expect(tok::comma, "','", Name))
-        return;
-      unsigned Depth = 0;
-      size_t Start = Pos;
-      while (!atEnd()) {
-        tok::TokenKind K = Toks[Pos].Kind;
-        if (K == tok::l_paren || K == tok::l_square || K == tok::l_brace)
-          ++Depth;
-        else if (K == tok::r_paren || K == tok::r_square || K == tok::r_brace) {
-          if (Depth == 0)
-            break;
-          --Depth;
-        } else if (K == tok::comma && Depth == 0)
-          break;
-        if (!E.Count.empty())
-          E.Count += " ";
-        E.Count += Toks[Pos].Spelling;
-        ++Pos;
-      }
-      if (Pos == Start) {
-        error(loc(), "expected an element count in 'extent' clause");
-        return;
-      }
-      for (const ExtentClause &X : Out.Extents)
-        if (X.Var == E.Var) {
-          error(E.Loc, "duplicate 'extent' clause for '" + E.Var + "'");
-          return;
-        }
-      if (!expect(tok::r_paren, "')'", Name))
-        return;
-      Out.Extents.push_back(std::move(E));
-      return;
-    }
-    std::string Near = closestMatch(Name, ClauseNames);
-    if (!Near.empty())
-      error(NameLoc, "unknown clause '" + Name + "'; did you mean '" + Near + "'?", Near,
-            Name.size());
+    if (Name == "enable" || Name == "disable")
+      parseEnable(Name, NameLoc);
+    else if (Name == "devices" || Name == "min_iters" || Name == "collapse")
+      parseCount(Name, NameLoc);
+    else if (Name == "schedule")
+      parseSchedule(Name, NameLoc);
+    else if (Name == "reduce")
+      parseReduce(Name);
+    else if (Name == "extent")
+      parseExtent(Name);
     else
-      error(NameLoc, "unknown clause '" + Name +
-                         "'; expected enable, disable, devices, schedule, min_iters, collapse, "
-                         "reduce or extent");
+      unknownClause(Name, NameLoc);
+  }
+
+  /// enable | disable
+  void parseEnable(const std::string &Name, SourceLocation NameLoc) {
+    if (Out.Enable && *Out.Enable != (Name == "enable")) {
+      error(NameLoc, "'enable' and 'disable' cannot both be given");
+      return;
+    }
+    if (!once(Name, NameLoc))
+      return;
+    Out.Enable = Name == "enable";
+  }
+
+  /// devices(N) | min_iters(N) | collapse(N)
+  void parseCount(const std::string &Name, SourceLocation NameLoc) {
+    if (!once(Name, NameLoc) || !expect(tok::l_paren, "'('", Name))
+      return;
+    int64_t V;
+    int64_t Max = Name == "collapse" ? 3 : INT64_MAX;
+    if (!parseInt(Name, 1, Max, V) || !expect(tok::r_paren, "')'", Name))
+      return;
+    if (Name == "devices")
+      Out.MaxDevices = V;
+    else if (Name == "min_iters")
+      Out.MinIters = V;
+    else
+      Out.Collapse = V;
+  }
+
+  /// schedule(KIND [, N])
+  void parseSchedule(const std::string &Name, SourceLocation NameLoc) {
+    if (!once(Name, NameLoc) || !expect(tok::l_paren, "'('", Name))
+      return;
+    if (!isIdentifierLike()) {
+      error(loc(), "expected " + scheduleClauseWordList() + " in 'schedule' clause, found '" +
+                       peek().Spelling + "'");
+      return;
+    }
+    std::string K = Toks[Pos].Spelling;
+    SourceLocation KLoc = Toks[Pos].Loc;
+    if (std::optional<ScheduleKind> S = scheduleForClause(K)) {
+      Out.Schedule = *S;
+    } else {
+      std::string Near = closestMatch(K, scheduleClauseWords());
+      if (!Near.empty())
+        error(KLoc, "unknown schedule '" + K + "'; did you mean '" + Near + "'?", Near, K.size());
+      else
+        error(KLoc, "unknown schedule '" + K + "'; expected " + scheduleClauseWordList());
+      return;
+    }
+    ++Pos;
+    if (peek().is(tok::comma)) {
+      ++Pos;
+      if (Out.Schedule == ScheduleKind::Block) {
+        error(KLoc, "the 'block' schedule takes no chunk size");
+        return;
+      }
+      if (!parseInt("schedule", 1, INT64_MAX, Out.ChunkSize))
+        return;
+    }
+    expect(tok::r_paren, "')'", Name);
+  }
+
+  /// reduce(OP: NAME, ...)
+  void parseReduce(const std::string &Name) {
+    if (!expect(tok::l_paren, "'('", Name))
+      return;
+    std::optional<ReduceOp> Op;
+    if (!atEnd())
+      Op = reduceOpForSpelling(Toks[Pos].Spelling);
+    if (!Op) {
+      error(loc(), "expected a reduction operator (" + reduceOpSpellings() +
+                       ") in 'reduce' clause, found '" + peek().Spelling + "'");
+      return;
+    }
+    ++Pos;
+    if (!expect(tok::colon, "':'", Name))
+      return;
+    while (true) {
+      if (!isIdentifierLike() || peek().is(tok::numeric_constant)) {
+        error(loc(), "expected a variable name in 'reduce' clause, found '" + peek().Spelling +
+                         "'");
+        return;
+      }
+      for (const ReduceClause &R : Out.Reductions)
+        if (R.Var == Toks[Pos].Spelling) {
+          error(Toks[Pos].Loc, "'" + R.Var + "' is named in more than one 'reduce' clause");
+          return;
+        }
+      Out.Reductions.push_back({spelling(*Op).str(), Toks[Pos].Spelling, Toks[Pos].Loc});
+      ++Pos;
+      if (!peek().is(tok::comma))
+        break;
+      ++Pos;
+    }
+    expect(tok::r_paren, "')'", Name);
+  }
+
+  /// extent(NAME, EXPR)
+  void parseExtent(const std::string &Name) {
+    if (!expect(tok::l_paren, "'('", Name))
+      return;
+    if (!isIdentifierLike()) {
+      error(loc(), "expected a pointer name in 'extent' clause, found '" + peek().Spelling + "'");
+      return;
+    }
+    ExtentClause E;
+    E.Var = Toks[Pos].Spelling;
+    E.Loc = Toks[Pos].Loc;
+    ++Pos;
+    if (!expect(tok::comma, "','", Name))
+      return;
+    unsigned Depth = 0;
+    size_t Start = Pos;
+    while (!atEnd()) {
+      tok::TokenKind K = Toks[Pos].Kind;
+      if (K == tok::l_paren || K == tok::l_square || K == tok::l_brace)
+        ++Depth;
+      else if (K == tok::r_paren || K == tok::r_square || K == tok::r_brace) {
+        if (Depth == 0)
+          break;
+        --Depth;
+      } else if (K == tok::comma && Depth == 0)
+        break;
+      if (!E.Count.empty())
+        E.Count += " ";
+      E.Count += Toks[Pos].Spelling;
+      ++Pos;
+    }
+    if (Pos == Start) {
+      error(loc(), "expected an element count in 'extent' clause");
+      return;
+    }
+    for (const ExtentClause &X : Out.Extents)
+      if (X.Var == E.Var) {
+        error(E.Loc, "duplicate 'extent' clause for '" + E.Var + "'");
+        return;
+      }
+    if (!expect(tok::r_paren, "')'", Name))
+      return;
+    Out.Extents.push_back(std::move(E));
+  }
+
+  void unknownClause(const std::string &Name, SourceLocation NameLoc) {
+  std::string Near = closestMatch(Name, ClauseNames);
+  if (!Near.empty())
+    error(NameLoc, "unknown clause '" + Name + "'; did you mean '" + Near + "'?", Near,
+          Name.size());
+  else
+    error(NameLoc, "unknown clause '" + Name +
+                       "'; expected enable, disable, devices, schedule, min_iters, collapse, "
+                       "reduce or extent");
   }
 
   const std::vector<ClauseToken> &Toks;

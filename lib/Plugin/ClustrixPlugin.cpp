@@ -6,7 +6,10 @@
 // the main file's contents with the rewritten text before the real compile lexes it.
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/Driver/Pipeline.h"
+#include "clustrix/Decide/Diagnostics.h"
+#include "clustrix/Decide/Report.h"
+#include "clustrix/Detect/AttributeCollector.h"
+#include "clustrix/Frontend/AnalysisAction.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/CompilerInstance.h"

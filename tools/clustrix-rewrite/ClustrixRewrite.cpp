@@ -6,7 +6,9 @@
 // Writes the rewritten sources, which compile with g++, clang++ and nvcc against the runtime.
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/Driver/Pipeline.h"
+#include "clustrix/Decide/Diagnostics.h"
+#include "clustrix/Decide/Report.h"
+#include "clustrix/Frontend/AnalysisAction.h"
 #include "clustrix/Support/Version.h"
 
 #include "clang/Basic/DiagnosticSema.h"

@@ -9,6 +9,8 @@
 #ifndef CLUSTRIX_DECIDE_DIAGNOSTICS_H
 #define CLUSTRIX_DECIDE_DIAGNOSTICS_H
 
+#include "clustrix/Support/PendingDiag.h"
+
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceLocation.h"
 
@@ -29,28 +31,18 @@ struct DiagOptions {
   RefusalSeverity Refusals = RefusalSeverity::Warning;
 };
 
-/// A replacement suggested with a diagnostic.
-struct PendingFixIt {
-  clang::SourceLocation Loc; ///< Where the text goes (or starts, when replacing).
-  unsigned RemoveLength = 0;
-  std::string Text;
-};
-
-/// One diagnostic with its notes, located in the analysis parse.
-struct PendingDiag {
-  clang::DiagnosticsEngine::Level Level;
-  clang::SourceLocation Loc;
-  std::string Message;
-  std::vector<PendingFixIt> FixIts;
-  std::vector<PendingDiag> Notes;
-};
-
 /// Maps a location of the analysis parse to one in the engine's SourceManager.
 using LocationMap = llvm::function_ref<clang::SourceLocation(clang::SourceLocation)>;
 
 /// Emits Diags into DE.
 void emitDiagnostics(clang::DiagnosticsEngine &DE, const std::vector<PendingDiag> &Diags,
                      LocationMap Map);
+
+/// Puts Diags in source order (each keeps its notes); those without a location go last.
+void sortDiagnostics(std::vector<PendingDiag> &Diags, const clang::SourceManager &SM);
+
+/// The number of errors among Diags (notes aside).
+unsigned countErrors(const std::vector<PendingDiag> &Diags);
 
 } // namespace clustrix
 

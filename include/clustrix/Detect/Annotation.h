@@ -9,6 +9,8 @@
 #ifndef CLUSTRIX_DETECT_ANNOTATION_H
 #define CLUSTRIX_DETECT_ANNOTATION_H
 
+#include "clustrix/Support/Kinds.h"
+
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Basic/TokenKinds.h"
 
@@ -26,12 +28,9 @@ struct ClauseToken {
   clang::SourceLocation Loc;
 };
 
-/// Schedule clause values.
-enum class ScheduleKind { Default, Block, Cyclic, Dynamic };
-
 /// A reduction named by a `reduce(op: vars)` clause.
 struct ReduceClause {
-  std::string Op; ///< "+", "*", "min", "max", "&", "|", "^"
+  std::string Op; ///< The operator's spelling (spelling(ReduceOp)): "+", "min", ...
   std::string Var;
   clang::SourceLocation Loc;
 };

@@ -11,6 +11,8 @@
 
 #include "clang/Lex/Token.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <set>
 #include <vector>
 
@@ -42,6 +44,10 @@ private:
   std::set<unsigned> Seen;           ///< Raw locations of `[[` already recorded (re-lexing).
   std::vector<Annotation> Annotations;
 };
+
+/// Cheap pre-check: could this text contain a `cluster::` attribute? Files without one are
+/// passed through with no second parse.
+bool mayContainAnnotations(llvm::StringRef Text);
 
 } // namespace clustrix
 

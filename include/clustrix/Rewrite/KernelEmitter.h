@@ -6,7 +6,8 @@
 // `__device__` functions, the record types they need are copied before them, and standard math
 // calls lose their `std::` qualifier (CUDA's device math library has the same names). A loop the
 // emitter cannot express (ordered appends, lambdas, container methods, ...) has no GPU form and
-// runs on CPU devices; the reason is reported.
+// runs on CPU devices; the reason is reported. KernelClosure.h collects what the kernel carries;
+// this assembles it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CLUSTRIX_REWRITE_KERNELEMITTER_H
@@ -23,7 +24,11 @@ namespace clustrix {
 
 /// One kernel parameter as the host code passes it.
 struct KernelArg {
-  enum Kind { Lo, Hi, Region, Scalar, Partial } K;
+  /// The rt::KernelParamKind of the parameter.
+  enum Kind {
+#define CLUSTRIX_KERNEL_PARAM(Name) Name,
+#include "clustrix/Descriptor.def"
+  } K;
   unsigned Index = 0;  ///< Region or reduction index; for scalars, the index in Scalars.
   std::string Expr;    ///< For scalars: the host expression whose address is passed.
   uint64_t Size = 0;   ///< For scalars: the size in bytes of the parameter's type.
@@ -39,9 +44,11 @@ struct Kernel {
   unsigned NumScalars = 0;
 };
 
-/// Builds the GPU form of an accepted loop.
-Kernel emitKernel(clang::ASTContext &Ctx, const clang::Stmt *Loop, const LoopResult &R,
-                  const std::string &Name);
+/// Builds the GPU form of an accepted loop, named by kernelName().
+Kernel emitKernel(clang::ASTContext &Ctx, const clang::Stmt *Loop, const LoopResult &R);
+
+/// A kernel name unique in the program: `clustrix_kernel_<file hash>_<line>_<column>`.
+std::string kernelName(const clang::SourceManager &SM, const clang::Stmt *Loop);
 
 } // namespace clustrix
 

@@ -6,7 +6,9 @@
 // reference; keep the two in step, and bump CLUSTRIX_RT_ABI_VERSION on any layout change.
 //
 // This header is plain C++17 with no dependencies, so the rewritten source compiles with g++,
-// clang++ and nvcc alike.
+// clang++ and nvcc alike. The kinds and the records that generated code writes as brace
+// initializers are declared from the rows of clustrix/Descriptor.def, which the compiler reads
+// too: a field or a kind added there cannot be forgotten by the rewriter.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CLUSTRIX_RUNTIME_H
@@ -25,10 +27,16 @@ namespace clustrix {
 namespace rt {
 
 /// How iterations are split into chunks. Default means "the configured default schedule".
-enum class Schedule : uint8_t { Default = 0, Block = 1, Cyclic = 2, Dynamic = 3 };
+enum class Schedule : uint8_t {
+#define CLUSTRIX_SCHEDULE(Name, Value, Spelling) Name = Value,
+#include "Descriptor.def"
+};
 
 /// Reduction operators the compiler recognizes.
-enum class ReduceOp : uint8_t { Add, Mul, Min, Max, BitAnd, BitOr, BitXor };
+enum class ReduceOp : uint8_t {
+#define CLUSTRIX_REDUCE_OP(Name, Spelling) Name,
+#include "Descriptor.def"
+};
 
 /// Scalar types a reduction or a kernel scalar parameter may have.
 enum class ScalarKind : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
@@ -36,13 +44,11 @@ enum class ScalarKind : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64
 /// Access flags of a region.
 enum : uint8_t { AccessRead = 1, AccessWrite = 2, AccessReadWrite = 3 };
 
-/// What the compiler knows statically about one array (a "region") the loop touches.
+/// What the compiler knows statically about one array (a "region") the loop touches: Name,
+/// Access, Rank, FullWrite, MayAlias.
 struct RegionInfo {
-  const char *Name;   ///< Source spelling of the array, for logs.
-  uint8_t Access;     ///< AccessRead / AccessWrite / AccessReadWrite.
-  uint8_t Rank;       ///< Number of dimensions of the box, 1 to 3.
-  uint8_t FullWrite;  ///< 1 when every element of a chunk's write box is written by that chunk.
-  uint8_t MayAlias;   ///< 1 when the compiler could not prove it distinct from the other regions.
+#define CLUSTRIX_REGION_INFO_FIELD(Type, Name, Extent) Type Name Extent;
+#include "Descriptor.def"
 };
 
 /// A box of one region for one iteration range: per dimension the index range [Lo, Hi), row-major
@@ -87,42 +93,27 @@ struct AppendSlot {
   void (*Destroy)(void *Buffer);
 };
 
-/// Kind of one parameter of the generated CUDA kernel, in the kernel's parameter order.
+/// Kind of one parameter of the generated CUDA kernel, in the kernel's parameter order: Lo, Hi
+/// (the launch's range), Region, Scalar, Partial.
 enum class KernelParamKind : uint8_t {
-  Lo,         ///< uint64_t: first normalized iteration of the launch.
-  Hi,         ///< uint64_t: one past the last.
-  Region,     ///< T*: the region's device copy, rebased so that global indices work unchanged.
-  Scalar,     ///< A captured scalar, passed by value (LoopArgs::Scalars[Index]).
-  Partial,    ///< T*: the device array of per-block reduction partials of reduction Index.
+#define CLUSTRIX_KERNEL_PARAM(Name) Name,
+#include "Descriptor.def"
 };
 
-/// One parameter of the generated CUDA kernel.
+/// One parameter of the generated CUDA kernel: Kind, Index (region, scalar or reduction index,
+/// by kind), Size (bytes of a Scalar parameter).
 struct KernelParam {
-  KernelParamKind Kind;
-  uint32_t Index;     ///< Region, scalar or reduction index, by kind.
-  uint32_t Size;      ///< Size in bytes of a Scalar parameter.
+#define CLUSTRIX_KERNEL_PARAM_FIELD(Type, Name, Extent) Type Name Extent;
+#include "Descriptor.def"
 };
 
 /// What the compiler proved about the loop. Generated code keeps one per loop as a static.
+/// Fields (docs/descriptor.md): AbiVersion, File, Line, Column, Sched, ChunkSize, MaxDevices,
+/// MinItersPerDevice, Level, Score, WorkPerIter, ForceDisabled, Regions, NumRegions, KernelName,
+/// KernelSource, KernelHash, Params, NumParams.
 struct LoopInfo {
-  uint32_t AbiVersion;        ///< CLUSTRIX_RT_ABI_VERSION of the generating compiler.
-  const char *File;           ///< The user's source file.
-  unsigned Line, Column;      ///< Location of the `for` keyword.
-  Schedule Sched;             ///< From the schedule clause, or Default.
-  int64_t ChunkSize;          ///< Chunk size for cyclic/dynamic; 0 for the default.
-  int32_t MaxDevices;         ///< From the devices clause; 0 means no limit.
-  int64_t MinItersPerDevice;  ///< From the min_iters clause; 0 means the configured default.
-  uint8_t Level;              ///< Complexity level 1..5.
-  uint32_t Score;             ///< Complexity score.
-  double WorkPerIter;         ///< Estimated operations per iteration.
-  uint8_t ForceDisabled;      ///< 1 for gpu_parallel(disable): always serial.
-  const RegionInfo *Regions;
-  uint32_t NumRegions;
-  const char *KernelName;     ///< extern "C" name of the kernel in KernelSource; null if none.
-  const char *KernelSource;   ///< CUDA C++ text for NVRTC; null when the loop has no GPU form.
-  uint64_t KernelHash;        ///< FNV-1a of KernelSource.
-  const KernelParam *Params;
-  uint32_t NumParams;
+#define CLUSTRIX_LOOP_INFO_FIELD(Type, Name, Extent) Type Name Extent;
+#include "Descriptor.def"
 };
 
 /// What only the execution knows.
@@ -171,40 +162,34 @@ void registerKernelGetter(const char *KernelName, uint64_t KernelHash, void *(*G
 // runtime with interval arithmetic (generated code stays small and cheap to compile).
 //===----------------------------------------------------------------------===//
 
-/// One term of a subscript polynomial: Coef times the product of NumFactors variables. A
-/// variable index is < NumNest for the nest's normalized iteration variables, then come the
-/// inner loops' variables, then the symbols (loop-invariant values).
+/// One term of a subscript polynomial: Coef times the product of NumFactors variables
+/// Factor[0..NumFactors). A variable index is < NumNest for the nest's normalized iteration
+/// variables, then come the inner loops' variables, then the symbols (loop-invariant values).
 struct BoxTerm {
-  int64_t Coef;
-  uint8_t NumFactors;
-  uint8_t Factor[4];
+#define CLUSTRIX_BOX_TERM_FIELD(Type, Name, Extent) Type Name Extent;
+#include "Descriptor.def"
 };
 
 /// A polynomial: Terms[First, First + Count).
 struct BoxExpr {
-  uint16_t First, Count;
+#define CLUSTRIX_BOX_EXPR_FIELD(Type, Name, Extent) Type Name Extent;
+#include "Descriptor.def"
 };
 
-/// One access: the expression of each of its Rank dimensions, Exprs[First, First + Rank).
+/// One access of region Region: the expression of each of its Rank dimensions,
+/// Exprs[First, First + Rank).
 struct BoxAccess {
-  uint16_t Region;
-  uint16_t First;
+#define CLUSTRIX_BOX_ACCESS_FIELD(Type, Name, Extent) Type Name Extent;
+#include "Descriptor.def"
 };
 
-/// The box program of a loop.
+/// The box program of a loop: NumNest collapsed levels, NumInner inner loop variables,
+/// NumSymbols symbols, the Terms and Exprs tables, InnerRange, the Accesses and every region's
+/// Rank. Inner variable I ranges over [Exprs[InnerRange[2I]].Lo, Exprs[InnerRange[2I+1]].Hi]
+/// (its bounds may mention enclosing variables).
 struct BoxProgram {
-  uint8_t NumNest;          ///< Collapsed levels (1 to 3).
-  uint8_t NumInner;         ///< Inner loop variables, outermost first.
-  uint8_t NumSymbols;
-  const BoxTerm *Terms;
-  const BoxExpr *Exprs;
-  /// Inner variable I ranges over [Exprs[InnerRange[2I]].Lo, Exprs[InnerRange[2I+1]].Hi]
-  /// (its bounds may mention enclosing variables).
-  const uint16_t *InnerRange;
-  const BoxAccess *Accesses;
-  uint16_t NumAccesses;
-  const uint8_t *Rank;      ///< Per region.
-  uint16_t NumRegions;
+#define CLUSTRIX_BOX_PROGRAM_FIELD(Type, Name, Extent) Type Name Extent;
+#include "Descriptor.def"
 };
 
 /// Evaluates the hull of every region's accesses for normalized iterations [Lo, Hi) of a nest
@@ -215,23 +200,18 @@ void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Sym
                   uint64_t Hi, Box *Out);
 
 /// What a region's box takes from the loop besides its hull, evaluated once before runLoop: the
-/// address of element (0, ..., 0), the element size and the extents (-1: unknown). A region
-/// without affine subscripts is read whole: its box is [0, WholeHi) in dimension 0.
+/// address of element (0, ..., 0) (Base), the element size and the extents (-1: unknown). A
+/// region without affine subscripts is read whole: its box is [0, WholeHi) in dimension 0.
 struct BoxFrame {
-  void *Base;
-  size_t ElemSize;
-  int64_t Extent[3];
-  bool Whole;
-  int64_t WholeHi;
+#define CLUSTRIX_BOX_FRAME_FIELD(Type, Name, Extent) Type Name Extent;
+#include "Descriptor.def"
 };
 
-/// The environment of programBoxes: a loop's box program with its trip counts, symbols (null
-/// when it has none) and one frame per region.
+/// The environment of programBoxes: a loop's box Program with its Trips, Symbols (null when it
+/// has none) and one of the Frames per region.
 struct ProgramBoxes {
-  const BoxProgram *Program;
-  const uint64_t *Trips;
-  const int64_t *Symbols;
-  const BoxFrame *Frames;
+#define CLUSTRIX_PROGRAM_BOXES_FIELD(Type, Name, Extent) Type Name Extent;
+#include "Descriptor.def"
 };
 
 /// The BoxFn of generated code (Env: a ProgramBoxes): the hulls of evalBoxHulls, completed with
@@ -243,14 +223,17 @@ void programBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out);
 //===----------------------------------------------------------------------===//
 
 /// Comparison of a canonical loop's condition, with the induction variable on the left.
-enum class Cmp : uint8_t { LT, LE, GT, GE, NE };
+enum class Cmp : uint8_t {
+#define CLUSTRIX_CMP(Name, Spelling) Name,
+#include "Descriptor.def"
+};
 
-/// Trip count of a canonical loop, or Ok=false when it cannot be represented (zero step, a step
-/// whose direction never reaches the bound, an inexact `!=` on a signed type, or more than
-/// 2^64-1 iterations). The caller then runs the loop serially, exactly as written.
+/// Trip count of a canonical loop (Count), or Ok=false when it cannot be represented (zero
+/// step, a step whose direction never reaches the bound, an inexact `!=` on a signed type, or
+/// more than 2^64-1 iterations). The caller then runs the loop serially, exactly as written.
 struct Trip {
-  uint64_t Count;
-  bool Ok;
+#define CLUSTRIX_TRIP_FIELD(Type, Name, Extent) Type Name Extent;
+#include "Descriptor.def"
 };
 
 /// Trip count of `for (T i = Init; i CMP Bound; i += Step)` where Step is given as a magnitude

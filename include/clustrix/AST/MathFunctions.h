@@ -1,0 +1,24 @@
+//===- clustrix/AST/MathFunctions.h - Known math functions ------*- C++ -*-===//
+//
+// The one list of the standard math functions a loop body may call: the analysis treats them as
+// pure, and the kernel emitter calls those CUDA's device math library has under the same name
+// (std::sqrt becomes sqrt).
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_AST_MATHFUNCTIONS_H
+#define CLUSTRIX_AST_MATHFUNCTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace clustrix {
+
+/// Whether Name is a standard math function (or builtin) that reads only its arguments.
+bool isMathFunction(llvm::StringRef Name);
+
+/// Whether Name is a math function that CUDA's device library provides under the same name.
+/// Every such name is also a math function.
+bool isDeviceMathFunction(llvm::StringRef Name);
+
+} // namespace clustrix
+
+#endif // CLUSTRIX_AST_MATHFUNCTIONS_H

@@ -1,0 +1,24 @@
+//===- clustrix/Rewrite/BoxCodeGen.h - The box program ----------*- C++ -*-===//
+//
+// The data from which the runtime computes, for any range of iterations, the box of every
+// region: the subscript polynomials as static tables (a BoxProgram), and per region its frame
+// (base address, element size, extents), evaluated once before runLoop. docs/descriptor.md
+// describes the format; the runtime's programBoxes evaluates it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_REWRITE_BOXCODEGEN_H
+#define CLUSTRIX_REWRITE_BOXCODEGEN_H
+
+#include "clustrix/Analysis/LoopAnalysis.h"
+
+#include <string>
+
+namespace clustrix {
+
+/// The statements that declare `__clx_boxenv` (a ProgramBoxes) for an accepted loop with
+/// regions, inside the block the rewriter writes (the trip counts `__clx_trip<L>` are in scope).
+std::string boxProgramCode(const LoopResult &R);
+
+} // namespace clustrix
+
+#endif // CLUSTRIX_REWRITE_BOXCODEGEN_H

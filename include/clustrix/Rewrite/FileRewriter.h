@@ -1,0 +1,69 @@
+//===- clustrix/Rewrite/FileRewriter.h - Rewrite the main file --*- C++ -*-===//
+//
+// Produces the rewritten main file: every `cluster::` attribute blanked (same length, so lines
+// and columns stay), every accepted loop replaced by the block HostCodeGen writes, and, for nvcc,
+// the ahead-of-time kernels at the end (AheadOfTime.h). `#line` directives keep diagnostics and
+// debuggers on the user's lines.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_REWRITE_FILEREWRITER_H
+#define CLUSTRIX_REWRITE_FILEREWRITER_H
+
+#include "clustrix/Analysis/LoopAnalysis.h"
+#include "clustrix/Detect/Annotation.h"
+#include "clustrix/Rewrite/KernelEmitter.h"
+
+#include "clang/Basic/SourceManager.h"
+
+#include <string>
+#include <vector>
+
+namespace clustrix {
+
+/// Rewrites one main file: the edits of all its loops, applied at once.
+class FileRewriter {
+public:
+  FileRewriter(const clang::SourceManager &SM, const clang::LangOptions &LO,
+               std::string PresumedName);
+
+  /// Blanks the attribute-specifier (or the macro invocation that expands to it).
+  void blankAttribute(const Annotation &A);
+  /// Replaces an accepted loop. Call after all blankAttribute calls.
+  void rewriteLoop(const Annotation &A, const clang::Stmt *Loop, const LoopResult &R,
+                   const LoopClauses &C, const Kernel &K);
+  /// Whether anything changed.
+  bool changed() const { return Changed; }
+  /// The rewritten file.
+  std::string result() const;
+
+  /// The text of [Begin, End) with every attribute blanked.
+  std::string cleanText(unsigned Begin, unsigned End) const;
+  /// A `#line` directive (on a line of its own) that puts the next character at Offset's line
+  /// and column.
+  std::string lineDirective(unsigned Offset) const;
+  const clang::SourceManager &sourceManager() const { return SM; }
+  const clang::LangOptions &langOpts() const { return LO; }
+  clang::FileID mainFile() const { return Main; }
+  const std::string &presumedName() const { return PresumedName; }
+
+private:
+  struct Edit {
+    unsigned Offset, Length;
+    std::string Text;
+  };
+
+  const clang::SourceManager &SM;
+  const clang::LangOptions &LO;
+  clang::FileID Main;
+  std::string PresumedName;
+  std::string Clean; ///< The original text with all attributes blanked.
+  std::vector<Edit> Edits;
+  /// Kernels (name, text) that nvcc compiles ahead of time when it builds the rewritten file.
+  std::vector<std::pair<std::string, std::string>> AheadOfTime;
+  bool Changed = false;
+  bool NeedsRuntime = false;
+};
+
+} // namespace clustrix
+
+#endif // CLUSTRIX_REWRITE_FILEREWRITER_H

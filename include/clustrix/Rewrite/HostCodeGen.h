@@ -1,0 +1,57 @@
+//===- clustrix/Rewrite/HostCodeGen.h - The block that replaces a loop -*- C++ -*-===//
+//
+// The block that replaces an accepted loop, in the order it runs: the iteration space evaluated
+// once, the static descriptor (DescriptorGen.h), the host chunk function that runs any range of
+// iterations in place, the reduction and append slots, the box program (BoxCodeGen.h), the call
+// of runLoop, the serial fallback (runInPlace on the loop's own variables, then the induction
+// variables' final values), and the loop as written for a trip count that cannot be represented.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_REWRITE_HOSTCODEGEN_H
+#define CLUSTRIX_REWRITE_HOSTCODEGEN_H
+
+#include "clustrix/Analysis/LoopAnalysis.h"
+#include "clustrix/Rewrite/KernelEmitter.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace clustrix {
+
+class FileRewriter;
+
+/// Writes the block that replaces one accepted loop.
+class HostCodeGen {
+public:
+  /// [LoopBegin, LoopEnd) is the loop's text in the main file.
+  HostCodeGen(const FileRewriter &FR, const clang::Stmt *Loop, const LoopResult &R,
+              const LoopClauses &C, const Kernel &K, unsigned LoopBegin, unsigned LoopEnd);
+
+  /// The block, from `{` to the `#line` that resumes the user's text after the loop.
+  std::string generate();
+
+private:
+  void emitIterationSpace(llvm::raw_ostream &OS);
+  void emitChunkFunction(llvm::raw_ostream &OS);
+  void emitIterationVariables(llvm::raw_ostream &OS);
+  void emitSlots(llvm::raw_ostream &OS);
+  void emitArgs(llvm::raw_ostream &OS);
+  void emitSerialFallback(llvm::raw_ostream &OS);
+  void emitAsWritten(llvm::raw_ostream &OS);
+
+  const FileRewriter &FR;
+  const clang::Stmt *Loop;
+  const LoopResult &R;
+  const LoopClauses &C;
+  const Kernel &K;
+  unsigned LoopBegin, LoopEnd;
+  size_t N; ///< Levels of the nest.
+  /// Init-captures of the structured bindings the loop names (lambdas cannot capture them
+  /// before C++20): ", &x = x".
+  std::string Captures;
+};
+
+} // namespace clustrix
+
+#endif // CLUSTRIX_REWRITE_HOSTCODEGEN_H

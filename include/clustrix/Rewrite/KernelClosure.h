@@ -1,0 +1,53 @@
+//===- clustrix/Rewrite/KernelClosure.h - What a kernel carries -*- C++ -*-===//
+//
+// Everything the kernel of a loop needs besides its own frame: the loop body and the called
+// functions rewritten for the device (`std::sqrt` -> `sqrt`, `this->x` -> `x`), the record and
+// enum types and the constants they use, one parameter per region, and the captured scalars
+// passed by value. Or the reason the loop has no GPU form.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_REWRITE_KERNELCLOSURE_H
+#define CLUSTRIX_REWRITE_KERNELCLOSURE_H
+
+#include "clustrix/Analysis/LoopAnalysis.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clustrix {
+
+/// A variable of the enclosing function that the body reads, passed to the kernel by value.
+struct KernelScalar {
+  std::string Decl;     ///< The parameter's declaration.
+  std::string HostExpr; ///< What the host passes (`this->x` for a member).
+  uint64_t Size = 0;    ///< Bytes of its type.
+};
+
+/// The device code a loop's kernel carries, as text.
+struct KernelClosure {
+  std::string Reason;                    ///< Why the loop has no GPU form; empty when it has one.
+  std::vector<std::string> Types;        ///< Definitions of the types used, dependencies first.
+  std::vector<std::string> Constants;    ///< `__device__ const` definitions of global constants.
+  std::vector<std::string> Signatures;   ///< Each called function's declaration, as written.
+  std::vector<std::string> Functions;    ///< Each called function's definition, for the device.
+  std::vector<std::string> RegionParams; ///< Per region of the result, its parameter.
+  std::vector<KernelScalar> Scalars;
+  std::string ElemDecl; ///< A range-for's element bound to iteration __clx_k0, or empty.
+  std::string Body;     ///< The loop body for the device, with its trailing `;`.
+};
+
+/// Collects what the kernel of an accepted loop (a ForStmt or CXXForRangeStmt) needs.
+KernelClosure collectKernelClosure(clang::ASTContext &Ctx, const clang::Stmt *Loop,
+                                   const LoopResult &R);
+
+/// `T Name` in declarator syntax as device code spells it (`double (*C)[50]` for a pointer to
+/// arrays).
+std::string deviceDeclarator(clang::QualType T, const std::string &Name,
+                             const clang::ASTContext &Ctx);
+
+} // namespace clustrix
+
+#endif // CLUSTRIX_REWRITE_KERNELCLOSURE_H

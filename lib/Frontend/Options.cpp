@@ -1,0 +1,54 @@
+//===- Options.cpp - Options of the front doors ----------------------------===//
+#include "clustrix/Frontend/Options.h"
+
+using namespace clustrix;
+
+std::string clustrix::applyOption(llvm::StringRef Arg, PipelineOptions &Opts,
+                                  std::string &ReportFile, std::string &EmitRewritten) {
+  auto [Name, Value] = Arg.split('=');
+  if (Name == "report") {
+    if (Value.empty())
+      return "'report=' needs a file name";
+    ReportFile = Value.str();
+    return "";
+  }
+  if (Name == "emit-rewritten") {
+    if (Value.empty())
+      return "'emit-rewritten=' needs a file name";
+    EmitRewritten = Value.str();
+    return "";
+  }
+  if (Name == "remarks") {
+    if (Value == "on")
+      Opts.Diags.Remarks = true;
+    else if (Value == "off")
+      Opts.Diags.Remarks = false;
+    else
+      return "'remarks=' takes 'on' or 'off', not '" + Value.str() + "'";
+    return "";
+  }
+  if (Name == "refusals") {
+    if (Value == "warning")
+      Opts.Diags.Refusals = RefusalSeverity::Warning;
+    else if (Value == "error")
+      Opts.Diags.Refusals = RefusalSeverity::Error;
+    else if (Value == "remark")
+      Opts.Diags.Refusals = RefusalSeverity::Remark;
+    else if (Value == "ignore")
+      Opts.Diags.Refusals = RefusalSeverity::Ignore;
+    else
+      return "'refusals=' takes 'warning', 'error', 'remark' or 'ignore', not '" + Value.str() +
+             "'";
+    return "";
+  }
+  if (Name == "max-level") {
+    unsigned L;
+    if (Value.getAsInteger(10, L) || L < 1 || L > 5)
+      return "'max-level=' takes a level from 1 to 5, not '" + Value.str() + "'";
+    Opts.Analysis.MaxLevel = L;
+    return "";
+  }
+  return "unknown option '" + Arg.str() +
+         "'; expected report=FILE, emit-rewritten=FILE, remarks=on|off, "
+         "refusals=warning|error|remark|ignore or max-level=N";
+}

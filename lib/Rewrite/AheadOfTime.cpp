@@ -1,0 +1,44 @@
+//===- AheadOfTime.cpp - Kernels nvcc compiles -----------------------------===//
+#include "clustrix/Rewrite/AheadOfTime.h"
+#include "clustrix/Support/Text.h"
+
+using namespace clustrix;
+
+namespace {
+
+/// A getter of the cudaKernel_t handle of Kernel, named Getter, and its registration under Name
+/// and the kernel text's Hash, as a static named Registered.
+std::string getter(const std::string &Getter, const std::string &Kernel, const std::string &Name,
+                   const std::string &Hash, const std::string &Registered) {
+  return "static void *" + Getter + "() {\n  cudaKernel_t K = nullptr;\n"
+         "  return cudaGetKernel(&K, (const void *)&" + Kernel +
+         ") == cudaSuccess ? (void *)K : nullptr;\n}\n"
+         "static const bool " + Registered + " = (::clustrix::rt::registerKernelGetter(" +
+         cStringLiteral(Name) + ", " + Hash + "ull, &" + Getter + "), true);\n";
+}
+
+} // namespace
+
+std::string
+clustrix::aheadOfTimeBlock(const std::vector<std::pair<std::string, std::string>> &Kernels) {
+  if (Kernels.empty())
+    return "";
+  // The kernel text carries copies of the user's types and functions: each kernel has a
+  // namespace of its own. The runtime then needs no NVRTC for it.
+  std::string Out = "\n#if defined(__CUDACC__) && !defined(CLUSTRIX_NO_AOT)\n";
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    const auto &[Name, Source] = Kernels[I];
+    std::string Hash = std::to_string(fnv1a64(Source));
+    Out += "namespace __clx_aot_" + std::to_string(I) + " {\n" + Source +
+           getter("__clx_get", Name, Name, Hash, "__clx_registered") +
+           // Compiled with the same flags as the kernel: the runtime runs it once to learn
+           // whether nvcc fused a*b+c (its default, --fmad=true), which would make the
+           // kernel's results differ from the host's, and then uses NVRTC instead.
+           "extern \"C\" __global__ void " + Name +
+           "_fmad_probe(const double *In, double *Out) { Out[0] = In[0] * In[1] + In[2]; }\n" +
+           getter("__clx_probe", Name + "_fmad_probe", Name + "_fmad_probe", Hash,
+                  "__clx_probed") +
+           "} // namespace __clx_aot_" + std::to_string(I) + "\n";
+  }
+  return Out + "#endif\n";
+}

@@ -1,0 +1,206 @@
+//===- BoxCodeGen.cpp - The box program ------------------------------------===//
+//
+// Variables of the program are numbered: the nest's normalized iterations first, then the inner
+// loops' variables, then the symbols (loop-invariant values, evaluated once into __clx_syms).
+//
+//===----------------------------------------------------------------------===//
+#include "clustrix/Rewrite/BoxCodeGen.h"
+#include "clustrix/Rewrite/DescriptorGen.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cassert>
+#include <map>
+
+using namespace clustrix;
+
+namespace {
+
+/// Whether a region's box is its whole object (no affine subscripts, or more dimensions than a
+/// box has), and the rank of its box.
+bool isWhole(const Region &Reg) { return !Reg.Affine || Reg.Rank > 3; }
+unsigned boxRank(const Region &Reg) { return isWhole(Reg) ? 1 : Reg.Rank; }
+
+std::string joined(const std::vector<std::string> &Items, const std::string &Empty) {
+  if (Items.empty())
+    return Empty;
+  std::string S;
+  for (const std::string &I : Items)
+    S += (S.empty() ? "" : ", ") + I;
+  return S;
+}
+
+/// The static tables of one loop's box program.
+class BoxTables {
+public:
+  explicit BoxTables(const LoopResult &R) : R(R), N(R.Nest.size()) {
+    for (size_t I = 0; I < R.InnerRanges.size(); ++I)
+      Index[R.InnerRanges[I].first.Key] = unsigned(N + I);
+    for (size_t I = 0; I < R.InnerRanges.size(); ++I) {
+      unsigned L = addExpr(R.InnerRanges[I].second.Lo), H = addExpr(R.InnerRanges[I].second.Hi);
+      Inner.push_back(std::to_string(L) + ", " + std::to_string(H));
+    }
+    for (size_t RI = 0; RI < R.Regions.size(); ++RI)
+      addAccesses(unsigned(RI));
+  }
+
+  /// The tables, and the program `__clx_prog` over them.
+  void emit(llvm::raw_ostream &OS) const;
+  const std::vector<std::string> &symbols() const { return Symbols; }
+
+private:
+  unsigned varIndex(const PolyVar &V);
+  unsigned addExpr(const Polynomial &P);
+  void addAccesses(unsigned RI);
+
+  const LoopResult &R;
+  size_t N;
+  std::map<const void *, unsigned> Index;
+  std::vector<std::string> Symbols;
+  std::vector<std::string> Terms, Exprs, Inner, Accesses, Ranks;
+};
+
+unsigned BoxTables::varIndex(const PolyVar &V) {
+  for (unsigned L = 0; L < N; ++L)
+    if (V.Key == normalizedVarKey(L))
+      return L;
+  if (auto It = Index.find(V.Key); It != Index.end())
+    return It->second;
+  // A symbol, numbered after all inner variables (their count is known up front).
+  unsigned I = unsigned(N + R.InnerRanges.size() + Symbols.size());
+  Index[V.Key] = I;
+  Symbols.push_back(V.Name);
+  return I;
+}
+
+unsigned BoxTables::addExpr(const Polynomial &P) {
+  namespace T = descriptor::BoxTermField;
+  namespace E = descriptor::BoxExprField;
+  size_t First = Terms.size();
+  for (const auto &[M, C] : P.terms()) {
+    // The analysis makes subscripts with larger terms non-affine (fitsBoxProgram).
+    assert(M.size() <= MaxBoxFactors && "term too large for a box program");
+    std::string Factors;
+    for (size_t F = 0; F < MaxBoxFactors; ++F)
+      Factors += (F ? ", " : "") + std::to_string(F < M.size() ? varIndex(M[F]) : 0);
+    Terms.push_back(descriptor::init(descriptor::BoxTerm{
+        T::Coef(std::to_string(C) + "ll"), T::NumFactors(M.size()), T::Factor("{" + Factors + "}")}));
+  }
+  Exprs.push_back(
+      descriptor::init(descriptor::BoxExpr{E::First(First), E::Count(Terms.size() - First)}));
+  return unsigned(Exprs.size() - 1);
+}
+
+void BoxTables::addAccesses(unsigned RI) {
+  namespace A = descriptor::BoxAccessField;
+  const Region &Reg = R.Regions[RI];
+  unsigned Rank = boxRank(Reg);
+  Ranks.push_back(std::to_string(Rank));
+  if (isWhole(Reg))
+    return;
+  for (const std::vector<Polynomial> &Subs : Reg.Subscripts) {
+    if (Subs.size() != Rank)
+      continue;
+    size_t First = Exprs.size();
+    for (const Polynomial &P : Subs)
+      addExpr(P);
+    Accesses.push_back(descriptor::init(descriptor::BoxAccess{A::Region(RI), A::First(First)}));
+  }
+}
+
+void BoxTables::emit(llvm::raw_ostream &OS) const {
+  namespace T = descriptor::BoxTermField;
+  namespace E = descriptor::BoxExprField;
+  namespace A = descriptor::BoxAccessField;
+  namespace P = descriptor::BoxProgramField;
+  std::string NoFactors = "{" + joined(std::vector<std::string>(MaxBoxFactors, "0"), "") + "}";
+  std::string NoTerm =
+      descriptor::init(descriptor::BoxTerm{T::Coef(0), T::NumFactors(0), T::Factor(NoFactors)});
+  OS << "    static const ::clustrix::rt::BoxTerm __clx_terms[] = {" << joined(Terms, NoTerm)
+     << "};\n"
+     << "    static const ::clustrix::rt::BoxExpr __clx_exprs[] = {"
+     << joined(Exprs, descriptor::init(descriptor::BoxExpr{E::First(0), E::Count(0)})) << "};\n";
+  if (!Inner.empty())
+    OS << "    static const std::uint16_t __clx_inner[] = {" << joined(Inner, "") << "};\n";
+  OS << "    static const ::clustrix::rt::BoxAccess __clx_accs[] = {"
+     << joined(Accesses, descriptor::init(descriptor::BoxAccess{A::Region(0), A::First(0)}))
+     << "};\n"
+     << "    static const std::uint8_t __clx_rank[] = {" << joined(Ranks, "") << "};\n"
+     << "    static const ::clustrix::rt::BoxProgram __clx_prog = "
+     << descriptor::init(descriptor::BoxProgram{
+            P::NumNest(N), P::NumInner(R.InnerRanges.size()), P::NumSymbols(Symbols.size()),
+            P::Terms("__clx_terms"), P::Exprs("__clx_exprs"),
+            P::InnerRange(Inner.empty() ? "nullptr" : "__clx_inner"), P::Accesses("__clx_accs"),
+            P::NumAccesses(Accesses.size()), P::Rank("__clx_rank"),
+            P::NumRegions(R.Regions.size())})
+     << ";\n";
+}
+
+/// The frame of one region: the address of element (0, ..., 0), its size, the extents, and for
+/// a region read whole, the count of its elements.
+std::string frame(const Region &Reg) {
+  namespace F = descriptor::BoxFrameField;
+  std::string Elem;
+  if (Reg.Scalar)
+    Elem = "&(" + Reg.Name + ")";
+  else if (Reg.IsContainer)
+    Elem = "(" + Reg.Name + ").data()";
+  else if (!Reg.ConstDims.empty()) {
+    Elem = "&(" + Reg.Name + ")";
+    for (size_t D = 0; D < Reg.ConstDims.size(); ++D)
+      Elem += "[0]";
+  } else
+    Elem = "(" + Reg.Name + ")";
+  unsigned Rank = boxRank(Reg);
+  std::vector<std::string> Extents;
+  for (unsigned D = 0; D < 3; ++D) {
+    std::string E = "-1";
+    if (D >= Rank)
+      E = "1";
+    else if (!Reg.ConstDims.empty() && Reg.ConstDims.size() == Rank)
+      E = std::to_string(Reg.ConstDims[D]);
+    else if (D == 0 && Rank == 1 && !Reg.ExtentText.empty())
+      E = "static_cast<std::int64_t>(" + Reg.ExtentText + ")";
+    else if (D > 0 && D - 1 < Reg.DimExtents.size())
+      E = "static_cast<std::int64_t>(" + Reg.DimExtents[D - 1].str() + ")";
+    Extents.push_back(E);
+  }
+  // Non-affine reads of a known extent: the whole object.
+  bool Whole = isWhole(Reg);
+  return descriptor::init(descriptor::BoxFrame{
+      F::Base("(void *)" + Elem), F::ElemSize("sizeof(*" + Elem + ")"),
+      F::Extent("{" + joined(Extents, "") + "}"), F::Whole(Whole ? "true" : "false"),
+      F::WholeHi(!Whole ? "0"
+                        : "static_cast<std::int64_t>(" +
+                              (Reg.ExtentText.empty() ? "0" : Reg.ExtentText) + ")")});
+}
+
+} // namespace
+
+std::string clustrix::boxProgramCode(const LoopResult &R) {
+  namespace B = descriptor::ProgramBoxesField;
+  BoxTables Tables(R);
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  Tables.emit(OS);
+  // Symbols, bases and extents are loop-invariant: evaluated once, here.
+  const std::vector<std::string> &Symbols = Tables.symbols();
+  if (!Symbols.empty()) {
+    OS << "    const std::int64_t __clx_syms[] = {";
+    for (size_t I = 0; I < Symbols.size(); ++I)
+      OS << (I ? ", " : "") << "static_cast<std::int64_t>(" << Symbols[I] << ")";
+    OS << "};\n";
+  }
+  OS << "    const std::uint64_t __clx_trips[] = {";
+  for (size_t L = 0; L < R.Nest.size(); ++L)
+    OS << (L ? ", " : "") << "__clx_trip" << L << ".Count";
+  OS << "};\n    const ::clustrix::rt::BoxFrame __clx_frames[] = {";
+  for (size_t RI = 0; RI < R.Regions.size(); ++RI)
+    OS << (RI ? ",\n        " : "\n        ") << frame(R.Regions[RI]);
+  OS << "};\n    ::clustrix::rt::ProgramBoxes __clx_boxenv = "
+     << descriptor::init(descriptor::ProgramBoxes{
+            B::Program("&__clx_prog"), B::Trips("__clx_trips"),
+            B::Symbols(Symbols.empty() ? "nullptr" : "__clx_syms"), B::Frames("__clx_frames")})
+     << ";\n";
+  return S;
+}

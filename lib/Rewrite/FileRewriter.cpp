@@ -1,0 +1,92 @@
+//===- FileRewriter.cpp - Rewrite the main file ----------------------------===//
+//
+// Edits are collected per loop and applied in file order; a loop nested in one already replaced
+// is dropped with it. Every generated identifier starts with `__clx_` and lives in the block that
+// replaces its loop, so loops never clash with each other or with user code.
+//
+//===----------------------------------------------------------------------===//
+#include "clustrix/Rewrite/FileRewriter.h"
+#include "clustrix/AST/StatementEnd.h"
+#include "clustrix/Rewrite/AheadOfTime.h"
+#include "clustrix/Rewrite/HostCodeGen.h"
+#include "clustrix/Support/Text.h"
+
+#include "clang/Lex/Lexer.h"
+
+#include <algorithm>
+
+using namespace clang;
+using namespace clustrix;
+
+FileRewriter::FileRewriter(const SourceManager &SM, const LangOptions &LO,
+                           std::string PresumedName)
+    : SM(SM), LO(LO), Main(SM.getMainFileID()), PresumedName(std::move(PresumedName)),
+      Clean(SM.getBufferData(Main).str()) {}
+
+void FileRewriter::blankAttribute(const Annotation &A) {
+  CharSourceRange R = SM.getExpansionRange(SourceRange(A.Begin, A.End));
+  if (!SM.isWrittenInMainFile(R.getBegin()))
+    return;
+  unsigned B = SM.getFileOffset(R.getBegin());
+  SourceLocation EndLoc =
+      R.isTokenRange() ? Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO) : R.getEnd();
+  unsigned E = SM.getFileOffset(EndLoc);
+  if (E <= B || E > Clean.size())
+    return;
+  // Keep newlines so line numbers stay; blank everything else.
+  for (unsigned I = B; I < E; ++I)
+    if (Clean[I] != '\n')
+      Clean[I] = ' ';
+  Changed = true;
+}
+
+std::string FileRewriter::cleanText(unsigned Begin, unsigned End) const {
+  return Clean.substr(Begin, End - Begin);
+}
+
+std::string FileRewriter::lineDirective(unsigned Offset) const {
+  SourceLocation L = SM.getComposedLoc(Main, Offset);
+  unsigned Line = SM.getSpellingLineNumber(L);
+  unsigned Col = SM.getSpellingColumnNumber(L);
+  std::string S = "\n#line " + std::to_string(Line) + " " + cStringLiteral(PresumedName) + "\n";
+  S.append(Col > 0 ? Col - 1 : 0, ' ');
+  return S;
+}
+
+void FileRewriter::rewriteLoop(const Annotation &A, const Stmt *Loop, const LoopResult &R,
+                               const LoopClauses &C, const Kernel &K) {
+  auto [LoopBegin, LoopEnd] = statementOffsets(Loop, SM, LO);
+  // An explicit attribute is replaced with its loop; in automatic mode the attribute is on the
+  // function and only the loop is replaced.
+  unsigned Begin = LoopBegin;
+  if (A.NextLoc.isValid() && SM.getFileOffset(SM.getExpansionLoc(A.NextLoc)) == LoopBegin) {
+    CharSourceRange AR = SM.getExpansionRange(SourceRange(A.Begin, A.End));
+    Begin = SM.getFileOffset(AR.getBegin());
+  }
+  HostCodeGen Gen(*this, Loop, R, C, K, LoopBegin, LoopEnd);
+  Edits.push_back({Begin, LoopEnd - Begin, Gen.generate()});
+  if (K.Ok)
+    AheadOfTime.push_back({K.Name, K.Source});
+  Changed = true;
+  NeedsRuntime = true;
+}
+
+std::string FileRewriter::result() const {
+  std::vector<Edit> Sorted = Edits;
+  std::sort(Sorted.begin(), Sorted.end(),
+            [](const Edit &A, const Edit &B) { return A.Offset < B.Offset; });
+  std::string Out;
+  if (NeedsRuntime)
+    Out += "#include <clustrix/Runtime.h>\n#line 1 " + cStringLiteral(PresumedName) + "\n";
+  unsigned Pos = 0;
+  for (const Edit &E : Sorted) {
+    if (E.Offset < Pos)
+      continue; // nested in an earlier replacement
+    Out += Clean.substr(Pos, E.Offset - Pos);
+    Out += E.Text;
+    Pos = E.Offset + E.Length;
+  }
+  Out += Clean.substr(Pos);
+  Out += aheadOfTimeBlock(AheadOfTime);
+  return Out;
+}
