@@ -1,11 +1,11 @@
-//===- Core/Reduce.h - Reduction identities and combining ------*- C++ -*-===//
+//===- Plan/Reduce.h - Reduction identities and combining ------*- C++ -*-===//
 //
 // Reductions arrive type-erased (ScalarKind + ReduceOp + pointer); these functions give every
 // chunk's partial its identity and fold partials into the user's variable in chunk order.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_RT_CORE_REDUCE_H
-#define CLUSTRIX_RT_CORE_REDUCE_H
+#ifndef CLUSTRIX_RT_PLAN_REDUCE_H
+#define CLUSTRIX_RT_PLAN_REDUCE_H
 
 #include "clustrix/Runtime.h"
 

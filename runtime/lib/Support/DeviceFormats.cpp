@@ -1,16 +1,15 @@
-//===- Core/Devices.cpp - Device discovery and device-list formats --------===//
+//===- Support/DeviceFormats.cpp - Device reports as text -----------------===//
+//
+// The formats of clustrix/Devices.h: pure functions of a DeviceReport, shared by local discovery
+// and by the remote-hosts module, which formats what it learned over SSH.
+//
+//===----------------------------------------------------------------------===//
 #include "clustrix/Devices.h"
-
-#include "CUDA/CudaDriver.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <dlfcn.h>
-#include <fstream>
-#include <sched.h>
 #include <sstream>
-#include <thread>
 
 namespace clustrix {
 
@@ -20,119 +19,6 @@ int DeviceReport::gpuCount() const {
     N += D.Kind == DeviceKind::CUDA;
   return N;
 }
-
-DeviceInfo localCpuDevice() {
-  DeviceInfo D;
-  D.Kind = DeviceKind::CPU;
-  cpu_set_t Set;
-  if (::sched_getaffinity(0, sizeof(Set), &Set) == 0)
-    D.Threads = CPU_COUNT(&Set);
-  if (D.Threads <= 0)
-    D.Threads = static_cast<int>(std::thread::hardware_concurrency());
-  if (D.Threads <= 0)
-    D.Threads = 1;
-  std::ifstream In("/proc/cpuinfo");
-  std::string Line;
-  while (std::getline(In, Line)) {
-    if (Line.rfind("model name", 0) == 0) {
-      size_t C = Line.find(':');
-      if (C != std::string::npos)
-        D.Name = Line.substr(Line.find_first_not_of(" \t", C + 1));
-      break;
-    }
-  }
-  if (D.Name.empty())
-    D.Name = "CPU";
-  return D;
-}
-
-/// Number of GPUs NVML sees, which CUDA_VISIBLE_DEVICES does not filter; -1 when unknown.
-static int physicalGpuCount() {
-  void *Lib = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!Lib)
-    return -1;
-  using InitFn = int (*)();
-  using CountFn = int (*)(unsigned *);
-  auto Init = reinterpret_cast<InitFn>(::dlsym(Lib, "nvmlInit_v2"));
-  auto Count = reinterpret_cast<CountFn>(::dlsym(Lib, "nvmlDeviceGetCount_v2"));
-  auto Shutdown = reinterpret_cast<InitFn>(::dlsym(Lib, "nvmlShutdown"));
-  unsigned N = 0;
-  int Result = -1;
-  if (Init && Count && Init() == 0) {
-    if (Count(&N) == 0)
-      Result = static_cast<int>(N);
-    if (Shutdown)
-      Shutdown();
-  }
-  return Result;
-}
-
-DeviceReport discoverLocalDevices(bool QueryFreeMemory) {
-  using namespace rt::cuda;
-  DeviceReport R;
-  const DriverApi &Api = DriverApi::get();
-  std::string Err;
-  int Count = 0;
-  if (!Api.Loaded) {
-    R.CudaStatus = "no CUDA driver: " + Api.Error;
-  } else if (!CLUSTRIX_CU(Api, Err, cuInit(0))) {
-    R.CudaStatus = "the CUDA driver failed to initialize: " + Err;
-  } else {
-    Api.cuDriverGetVersion(&R.DriverVersion);
-    if (!CLUSTRIX_CU(Api, Err, cuDeviceGetCount(&Count)))
-      R.CudaStatus = Err;
-    else if (Count == 0)
-      R.CudaStatus = "the CUDA driver reports no device";
-  }
-  for (int I = 0; I < Count; ++I) {
-    CUdevice Dev;
-    if (!CLUSTRIX_CU(Api, Err, cuDeviceGet(&Dev, I)))
-      continue;
-    DeviceInfo D;
-    D.Kind = DeviceKind::CUDA;
-    D.Index = I;
-    char Name[256] = {0};
-    if (Api.cuDeviceGetName(Name, sizeof(Name) - 1, Dev) == CUDA_SUCCESS)
-      D.Name = Name;
-    size_t Total = 0;
-    if (Api.cuDeviceTotalMem(&Total, Dev) == CUDA_SUCCESS)
-      D.TotalMemory = Total;
-    Api.cuDeviceGetAttribute(&D.ComputeMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Dev);
-    Api.cuDeviceGetAttribute(&D.ComputeMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Dev);
-    Api.cuDeviceGetAttribute(&D.Multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Dev);
-    Api.cuDeviceGetAttribute(&D.ClockKHz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, Dev);
-    Api.cuDeviceGetAttribute(&D.MemoryClockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, Dev);
-    if (QueryFreeMemory) {
-      CUcontext Ctx = nullptr;
-      if (Api.cuDevicePrimaryCtxRetain(&Ctx, Dev) == CUDA_SUCCESS) {
-        size_t Free = 0, Tot = 0;
-        if (Api.cuCtxSetCurrent(Ctx) == CUDA_SUCCESS && Api.cuMemGetInfo(&Free, &Tot) == CUDA_SUCCESS)
-          D.FreeMemory = Free;
-        Api.cuCtxSetCurrent(nullptr);
-        Api.cuDevicePrimaryCtxRelease(Dev);
-      }
-    }
-    R.Devices.push_back(D);
-  }
-  R.CudaAvailable = !R.Devices.empty();
-  if (const char *Vis = std::getenv("CUDA_VISIBLE_DEVICES")) {
-    int Physical = Api.Loaded ? physicalGpuCount() : -1;
-    std::string V = Vis;
-    if (Physical > R.gpuCount())
-      R.Notes.push_back("CUDA_VISIBLE_DEVICES=" + V + " hides " +
-                        std::to_string(Physical - R.gpuCount()) + " of this machine's " +
-                        std::to_string(Physical) + " GPUs");
-    else if (Physical < 0)
-      R.Notes.push_back("CUDA_VISIBLE_DEVICES=" + V +
-                        " is set: only the GPUs it lists are visible (unset it to see all)");
-  }
-  R.Devices.push_back(localCpuDevice());
-  return R;
-}
-
-//===----------------------------------------------------------------------===//
-// Formats
-//===----------------------------------------------------------------------===//
 
 static std::string gib(uint64_t Bytes) {
   char B[32];

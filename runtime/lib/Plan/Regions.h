@@ -1,4 +1,4 @@
-//===- Core/Regions.h - Box arithmetic for regions -------------*- C++ -*-===//
+//===- Plan/Regions.h - Box arithmetic for regions -------------*- C++ -*-===//
 //
 // What the runtime checks and copies is described by boxes (per-dimension index ranges of a
 // row-major array). This file holds the arithmetic: address hulls, element-set intersection,
@@ -7,8 +7,8 @@
 // by the tests to prove that only the box's elements move).
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_RT_CORE_REGIONS_H
-#define CLUSTRIX_RT_CORE_REGIONS_H
+#ifndef CLUSTRIX_RT_PLAN_REGIONS_H
+#define CLUSTRIX_RT_PLAN_REGIONS_H
 
 #include "clustrix/Runtime.h"
 

@@ -1,4 +1,4 @@
-//===- Core/BoxProgram.cpp - Evaluating box programs -----------------------===//
+//===- Plan/BoxProgram.cpp - Evaluating box programs -----------------------===//
 //
 // Interval arithmetic over the subscript polynomials the compiler tabulates: each variable is an
 // interval (normalized iterations from the chunk, inner loop variables from their bounds,

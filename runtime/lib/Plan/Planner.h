@@ -1,12 +1,12 @@
-//===- Core/Planner.h - Splitting a loop into chunks -----------*- C++ -*-===//
+//===- Plan/Planner.h - Splitting a loop into chunks -----------*- C++ -*-===//
 //
 // Pure functions, no devices and no threads: whether a loop goes wide and on how many devices,
 // how its iterations are split (block by weight, cyclic, dynamic), and how a device's share is cut
 // into pieces that fit its memory. The unit tests exercise these directly.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_RT_CORE_PLANNER_H
-#define CLUSTRIX_RT_CORE_PLANNER_H
+#ifndef CLUSTRIX_RT_PLAN_PLANNER_H
+#define CLUSTRIX_RT_PLAN_PLANNER_H
 
 #include "clustrix/Config.h"
 #include "clustrix/Runtime.h"
@@ -54,9 +54,10 @@ struct Decision {
 constexpr uint64_t MaxChunks = 1u << 16;
 
 /// Decides from the descriptor, the real trip count, the settings and the number of lanes
-/// available. OnlyCpu says all available lanes are CPU workers (then one lane means serial).
+/// available. OnlyHost says all available lanes run in place on the host (CPU workers): then one
+/// lane means serial.
 Decision decide(const LoopInfo &Info, uint64_t TripCount, const RuntimeConfig &Config,
-                unsigned AvailableLanes, bool OnlyCpu);
+                unsigned AvailableLanes, bool OnlyHost);
 
 /// Splits N iterations in proportion to Weights (largest remainders get the leftovers, ties to
 /// the lower index). Every positive weight gets a share; the shares sum to N.

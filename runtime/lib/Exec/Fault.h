@@ -1,4 +1,4 @@
-//===- Core/Fault.h - Fault injection (CLUSTRIX_FAULT) ---------*- C++ -*-===//
+//===- Exec/Fault.h - Fault injection (CLUSTRIX_FAULT) ---------*- C++ -*-===//
 //
 // CLUSTRIX_FAULT makes chosen chunks fail on chosen devices, so the recovery path (re-run the
 // chunk elsewhere, retire the device) can be tested on any machine. Syntax, comma-separated:
@@ -6,8 +6,8 @@
 //                  (cpu1, cuda0) or *; CHUNK is a chunk index of the plan or *.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_RT_CORE_FAULT_H
-#define CLUSTRIX_RT_CORE_FAULT_H
+#ifndef CLUSTRIX_RT_EXEC_FAULT_H
+#define CLUSTRIX_RT_EXEC_FAULT_H
 
 #include <cstdint>
 #include <string>

@@ -1,11 +1,11 @@
-//===- Core/ConfigState.h - Fast access to the effective settings -*- C++ -*-===//
+//===- Support/ConfigState.h - Fast access to the effective settings -*- C++ -*-===//
 //
 // The runtime reads its settings on every loop; this gives it the current snapshot without a
 // lock. Snapshots are immutable and never freed, so a reference stays valid.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_RT_CORE_CONFIGSTATE_H
-#define CLUSTRIX_RT_CORE_CONFIGSTATE_H
+#ifndef CLUSTRIX_RT_SUPPORT_CONFIGSTATE_H
+#define CLUSTRIX_RT_SUPPORT_CONFIGSTATE_H
 
 #include "clustrix/Config.h"
 

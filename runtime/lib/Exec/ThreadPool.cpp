@@ -1,4 +1,4 @@
-//===- CPU/ThreadPool.cpp - Persistent workers for fork-join --------------===//
+//===- Exec/ThreadPool.cpp - Persistent workers for fork-join --------------===//
 //
 // Wake-ups follow the usual Dekker pattern with sequentially consistent atomics: the side that
 // publishes (new epoch, last task done) stores first and then checks for a sleeper; the side
@@ -6,7 +6,7 @@
 // sees the other, so no wake-up is lost.
 //
 //===----------------------------------------------------------------------===//
-#include "CPU/ThreadPool.h"
+#include "Exec/ThreadPool.h"
 
 #include <chrono>
 

@@ -1,5 +1,5 @@
-//===- Core/Regions.cpp - Box arithmetic for regions ----------------------===//
-#include "Core/Regions.h"
+//===- Plan/Regions.cpp - Box arithmetic for regions ----------------------===//
+#include "Plan/Regions.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,5 +1,5 @@
-//===- Core/Planner.cpp - Splitting a loop into chunks --------------------===//
-#include "Core/Planner.h"
+//===- Plan/Planner.cpp - Splitting a loop into chunks --------------------===//
+#include "Plan/Planner.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@ namespace clustrix {
 namespace rt {
 
 Decision decide(const LoopInfo &Info, uint64_t TripCount, const RuntimeConfig &Config,
-                unsigned AvailableLanes, bool OnlyCpu) {
+                unsigned AvailableLanes, bool OnlyHost) {
   Decision D;
   if (Info.ForceDisabled) {
     D.Reason = "disabled by gpu_parallel(disable)";
@@ -43,7 +43,7 @@ Decision decide(const LoopInfo &Info, uint64_t TripCount, const RuntimeConfig &C
     Lanes = std::min<uint64_t>(Lanes, Config.MaxGpuParallelJobs);
   // As many devices as get min_iters_per_device iterations each: one below 2x, all above Nx.
   Lanes = std::min<uint64_t>(Lanes, std::max<uint64_t>(1, TripCount / MinIters));
-  if (Lanes <= 1 && OnlyCpu) {
+  if (Lanes <= 1 && OnlyHost) {
     D.Reason = std::to_string(TripCount) + " iterations give no two devices min_iters_per_device (" +
                std::to_string(MinIters) + ") each";
     if (AvailableLanes == 1 || Info.MaxDevices == 1 || Config.MaxGpuParallelJobs == 1)

@@ -1,10 +1,10 @@
-//===- Core/DeviceSet.cpp - The `devices` setting -------------------------===//
+//===- Support/DeviceSet.cpp - The `devices` setting -------------------------===//
 //
 // Grammar: items separated by commas; an item is `auto`, `cpu`, `cpu:N`, `cuda` or `cuda:I`,
 // and a bare integer after a `cuda:I` item adds another ordinal (so `cuda:0,2` names two GPUs).
 //
 //===----------------------------------------------------------------------===//
-#include "Core/DeviceSet.h"
+#include "Support/DeviceSet.h"
 
 #include <algorithm>
 #include <cctype>

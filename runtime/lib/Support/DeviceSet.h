@@ -1,11 +1,11 @@
-//===- Core/DeviceSet.h - The `devices` setting ----------------*- C++ -*-===//
+//===- Support/DeviceSet.h - The `devices` setting ----------------*- C++ -*-===//
 //
 // Parses a device set such as `cpu:4`, `cuda:0,2` or `cuda,cpu` (the `devices` key and
 // CLUSTRIX_DEVICES) into what the runtime should use.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_RT_CORE_DEVICESET_H
-#define CLUSTRIX_RT_CORE_DEVICESET_H
+#ifndef CLUSTRIX_RT_SUPPORT_DEVICESET_H
+#define CLUSTRIX_RT_SUPPORT_DEVICESET_H
 
 #include <string>
 #include <vector>

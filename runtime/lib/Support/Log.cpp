@@ -1,7 +1,7 @@
-//===- Core/Log.cpp - Runtime messages on stderr --------------------------===//
-#include "Core/Log.h"
+//===- Support/Log.cpp - Runtime messages on stderr --------------------------===//
+#include "Support/Log.h"
 
-#include "Core/ConfigState.h"
+#include "Support/ConfigState.h"
 
 #include <mutex>
 #include <set>

@@ -1,7 +1,7 @@
-//===- Core/Fault.cpp - Fault injection (CLUSTRIX_FAULT) ------------------===//
-#include "Core/Fault.h"
+//===- Exec/Fault.cpp - Fault injection (CLUSTRIX_FAULT) ------------------===//
+#include "Exec/Fault.h"
 
-#include "Core/Log.h"
+#include "Support/Log.h"
 
 #include <algorithm>
 #include <cctype>
@@ -33,7 +33,11 @@ bool FaultPlan::parse(const std::string &Text, std::string &Error) {
     if (allDigits(Dev))
       R.Lane = std::stoi(Dev);
     else if (Dev != "*") {
-      bool NameOk = Dev.size() > 3 && (Dev.rfind("cpu", 0) == 0 || Dev.rfind("cuda", 0) == 0);
+      // A lane name: a backend's name and a number (cpu1, cuda0).
+      size_t Letters = 0;
+      while (Letters < Dev.size() && std::islower(static_cast<unsigned char>(Dev[Letters])))
+        ++Letters;
+      bool NameOk = Letters > 0 && allDigits(Dev.substr(Letters));
       if (!NameOk) {
         Error = "'" + Dev + "' is not a device position, a device name (cpu1, cuda0) or *";
         return false;

@@ -1,5 +1,5 @@
-//===- Core/Reduce.cpp - Reduction identities and combining ---------------===//
-#include "Core/Reduce.h"
+//===- Plan/Reduce.cpp - Reduction identities and combining ---------------===//
+#include "Plan/Reduce.h"
 
 #include <cstring>
 #include <limits>

@@ -1,4 +1,4 @@
-//===- Core/Config.cpp - Configuration file, environment, configure() -----===//
+//===- Support/Config.cpp - Configuration file, environment, configure() -----===//
 //
 // One table of keys serves the YAML file, the CLUSTRIX_<KEY> environment variables and
 // configure(Key, Value), so the three spell values identically and report errors alike.
@@ -12,9 +12,9 @@
 
 #include "clustrix/Config.h"
 
-#include "Core/ConfigState.h"
-#include "Core/DeviceSet.h"
-#include "Core/Log.h"
+#include "Support/ConfigState.h"
+#include "Support/DeviceSet.h"
+#include "Support/Log.h"
 
 #include <yaml-cpp/yaml.h>
 

@@ -1,11 +1,11 @@
-//===- Core/Log.h - Runtime messages on stderr -----------------*- C++ -*-===//
+//===- Support/Log.h - Runtime messages on stderr -----------------*- C++ -*-===//
 //
 // Every message the runtime prints goes through here: one line, starting `clustrix: `, written
 // with a single write so that lines of concurrent loops do not interleave.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_RT_CORE_LOG_H
-#define CLUSTRIX_RT_CORE_LOG_H
+#ifndef CLUSTRIX_RT_SUPPORT_LOG_H
+#define CLUSTRIX_RT_SUPPORT_LOG_H
 
 #include "clustrix/Config.h"
 #include "clustrix/Runtime.h"

@@ -1,22 +1,25 @@
-//===- Core/RunLoop.cpp - clustrix::rt::runLoop ---------------------------===//
+//===- Exec/RunLoop.cpp - clustrix::rt::runLoop ---------------------------===//
 //
 // The runtime's entry point: decide, plan, check, execute on the lanes, recover from device
 // faults, combine reductions in chunk order, merge appends in iteration order, log one line.
+// Devices are reached only through Backend.h: a chunk on any lane is the same pipeline of pieces
+// (copy in, run, copy out, combine), and a lane whose device fails is retired.
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Runtime.h"
 
-#include "CPU/ThreadPool.h"
-#include "CUDA/CudaBackend.h"
-#include "Core/ConfigState.h"
-#include "Core/Fault.h"
-#include "Core/Lanes.h"
-#include "Core/Log.h"
-#include "Core/Planner.h"
-#include "Core/Reduce.h"
-#include "Core/Regions.h"
+#include "Backend/Backend.h"
+#include "Exec/Fault.h"
+#include "Exec/Lanes.h"
+#include "Exec/ThreadPool.h"
+#include "Plan/Planner.h"
+#include "Plan/Reduce.h"
+#include "Plan/Regions.h"
+#include "Support/ConfigState.h"
+#include "Support/Log.h"
 
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -58,8 +61,9 @@ public:
       Appends.assign(N * Args.NumAppends, nullptr);
     if (logEnabled(LogLevel::Debug))
       RanOn.assign(N, -1);
+    // Devices that copy may fail part-way through a chunk: where each chunk resumes.
     for (const Lane *L : this->Lanes)
-      if (L->Kind == DeviceKind::CUDA) {
+      if (!L->Owner->isHost()) {
         Resume.resize(N);
         for (size_t J = 0; J < N; ++J)
           Resume[J] = P.Chunks[J].Lo;
@@ -202,17 +206,17 @@ private:
     if (!Faults.empty() && Faults.shouldFail(L, Ln.Name, J)) {
       Ok = false;
       Err = "injected fault (CLUSTRIX_FAULT)";
-    } else if (Ln.Kind == DeviceKind::CPU) {
-      runHost(J, static_cast<int>(L));
-      Ok = true;
     } else {
-      uint64_t Committed = from(J);
-      Ok = cuda::runChunkOnDevice(Info, Args, Ln.Info, from(J), P.Chunks[J].Hi,
-                                  Args.NumReductions ? &PartialPtrs[J * Args.NumReductions]
-                                                     : nullptr,
-                                  Committed, Err);
-      if (!Ok)
-        Resume[J] = Committed; // only this lane touches chunk J now
+      try {
+        Ok = runOnDevice(Ln, J, static_cast<int>(L), Err);
+      } catch (...) {
+        // The loop body threw: the chunk ran, as it would have serially; runLoop rethrows.
+        std::lock_guard<std::mutex> G(M);
+        if (Errors.empty())
+          Errors.resize(P.Chunks.size());
+        Errors[J] = std::current_exception();
+        Ok = true;
+      }
     }
     if (Ok) {
       if (!RanOn.empty())
@@ -227,6 +231,72 @@ private:
     if (GiveUpOnFailure)
       giveUp(J);
     return false;
+  }
+
+  /// The chunk driver: prepares the loop on the lane's device and runs what is left of chunk J
+  /// as the device's pieces, the next piece copied in and started while the previous one is
+  /// copied out when the device allows. Each combined piece moves the chunk's resume point, so
+  /// after a failure only the rest of the chunk runs again elsewhere.
+  bool runOnDevice(const Lane &Ln, size_t J, int Device, std::string &Err) {
+    ChunkJob Job;
+    Job.Lo = from(J);
+    Job.Hi = P.Chunks[J].Hi;
+    Job.Partials = Args.NumReductions ? &PartialPtrs[J * Args.NumReductions] : nullptr;
+    Job.AppendBuffers = Args.NumAppends ? &Appends[J * Args.NumAppends] : nullptr;
+    Job.Device = Device;
+    const uint64_t RunLo = Job.Lo;
+    std::unique_ptr<PreparedLoop> D = Ln.Owner->prepare(Ln, Info, Args, Err);
+    if (!D)
+      return false;
+    std::vector<Chunk> Pieces;
+    bool Overlap = false;
+    if (!D->split(Job.Lo, Job.Hi, Pieces, Overlap, Err))
+      return false;
+    using Clock = std::chrono::steady_clock;
+    const bool Timed = !Ln.Owner->isHost() && logEnabled(LogLevel::Debug);
+    double StartMs = 0, FinishMs = 0;
+    auto Since = [](Clock::time_point T) {
+      return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
+    };
+    size_t Next = 0; // the first piece not yet finished
+    auto Finish = [&]() {
+      auto T = Timed ? Clock::now() : Clock::time_point();
+      if (!D->copyOut(Next, Err))
+        return false;
+      D->combine(Next, Job);
+      D->release(Next);
+      if (!Resume.empty())
+        Resume[J] = Pieces[Next].Hi; // only this lane touches chunk J now
+      ++Next;
+      if (Timed)
+        FinishMs += Since(T);
+      return true;
+    };
+    for (size_t I = 0; I < Pieces.size(); ++I) {
+      auto T = Timed ? Clock::now() : Clock::time_point();
+      Job.Lo = Pieces[I].Lo;
+      Job.Hi = Pieces[I].Hi;
+      if (!D->copyIn(I, Err) || !D->run(I, Job, Err))
+        return false;
+      if (Timed)
+        StartMs += Since(T);
+      while (I + 1 - Next > (Overlap ? 1u : 0u))
+        if (!Finish())
+          return false;
+    }
+    while (Next < Pieces.size())
+      if (!Finish())
+        return false;
+    if (Timed) {
+      char Buf[160];
+      std::snprintf(Buf, sizeof(Buf),
+                    " [%llu, %llu): %.3f ms allocating, copying in and launching, "
+                    "%.3f ms computing and copying out",
+                    static_cast<unsigned long long>(RunLo),
+                    static_cast<unsigned long long>(P.Chunks[J].Hi), StartMs, FinishMs);
+      logLine(LogLevel::Debug, loopLocation(Info) + ": " + Ln.Name + Buf);
+    }
+    return true;
   }
 
   void giveUp(size_t J) {
@@ -302,38 +372,48 @@ RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
   if (InChunk)
     return serial(Info, "nested inside another parallel loop");
 
-  // Lanes that can run this loop: CUDA lanes only when it has a GPU form.
+  // Lanes that can run this loop: those of backends that have a form of it, devices not lost.
   const LaneSet &All = lanesFor(Config.Devices);
   std::vector<const Lane *> Usable;
   Usable.reserve(All.Lanes.size());
-  std::string NoCuda;
-  bool CudaOk = All.hasCuda() && cuda::loopRunsOnCuda(Info, Args, NoCuda);
+  std::string Why; // why an accelerator backend cannot run the loop
+  const Backend *Asked = nullptr;
+  bool CanRun = false;
   for (const Lane &L : All.Lanes) {
-    if (L.Kind == DeviceKind::CUDA && (!CudaOk || cuda::deviceLost(L.Ordinal)))
-      continue;
-    Usable.push_back(&L);
-  }
-  bool OnlyCpu = true;
-  for (const Lane *L : Usable)
-    OnlyCpu &= L->Kind == DeviceKind::CPU;
-  if (Usable.empty() && All.hasCuda()) {
-    // Only GPUs were configured and this loop cannot use them: its CPU form runs on the workers.
-    static const LaneSet Fallback = [] {
-      DeviceReport Cpu;
-      Cpu.Devices.push_back(localCpuDevice());
-      return buildLanes("cpu", Cpu);
-    }();
-    for (const Lane &L : Fallback.Lanes)
+    if (L.Owner != Asked) {
+      Asked = L.Owner;
+      std::string Reason;
+      CanRun = L.Owner->canRun(Info, Args, Reason);
+      if (!CanRun && Why.empty())
+        Why = Reason;
+    }
+    if (CanRun && !L.Owner->lost(L))
       Usable.push_back(&L);
-    logOnce("nocuda:" + loopLocation(Info), LogLevel::Warn,
-            loopLocation(Info) + ": runs on the CPU: " + NoCuda);
+  }
+  bool OnlyHost = true;
+  for (const Lane *L : Usable)
+    OnlyHost &= L->Owner->isHost();
+  if (Usable.empty() && All.hasAccelerators()) {
+    // Only accelerators were configured and none can run this loop: the host's lanes run it.
+    const LaneSet &Host = hostLanes();
+    for (const Lane &L : Host.Lanes)
+      Usable.push_back(&L);
+    if (!Host.Lanes.empty()) {
+      std::string Kind = Host.Lanes.front().Owner->name();
+      for (char &C : Kind)
+        C = static_cast<char>(std::toupper(static_cast<unsigned char>(C)));
+      logOnce("nocuda:" + loopLocation(Info), LogLevel::Warn,
+              loopLocation(Info) + ": runs on the " + Kind + ": " +
+                  (Why.empty() ? "every configured device was lost earlier in this process"
+                               : Why));
+    }
   }
 
   const uint64_t Trip = Args.TripCount;
-  Decision D = decide(Info, Trip, Config, static_cast<unsigned>(Usable.size()), OnlyCpu);
+  Decision D = decide(Info, Trip, Config, static_cast<unsigned>(Usable.size()), OnlyHost);
   if (!D.Wide)
     return serial(Info, D.Reason);
-  Usable.resize(D.NumLanes); // GPUs come first in a lane set, so they are kept
+  Usable.resize(D.NumLanes); // accelerators come first in a lane set, so they are kept
 
   Plan P;
   uint64_t Align = Args.BoxAlign;

@@ -1,12 +1,12 @@
-//===- CPU/ThreadPool.h - Persistent workers for fork-join ------*- C++ -*-===//
+//===- Exec/ThreadPool.h - Persistent workers for fork-join ------*- C++ -*-===//
 //
 // The runtime's worker threads: created once, reused by every loop. A fork-join costs one atomic
 // increment to start and one counter to finish; idle workers spin briefly before they sleep so
 // that back-to-back loops do not pay a wake-up each.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_RT_CPU_THREADPOOL_H
-#define CLUSTRIX_RT_CPU_THREADPOOL_H
+#ifndef CLUSTRIX_RT_EXEC_THREADPOOL_H
+#define CLUSTRIX_RT_EXEC_THREADPOOL_H
 
 #include <atomic>
 #include <condition_variable>
