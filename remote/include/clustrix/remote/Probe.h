@@ -1,14 +1,14 @@
-//===- clustrix/RemoteProbe.h - What GPUs a remote host has -----*- C++ -*-===//
+//===- clustrix/remote/Probe.h - What GPUs a remote host has ----*- C++ -*-===//
 //
 // The pure half of remote device detection: the shell script that asks a host what it has, the
 // parser of its answer (nvidia-smi CSV, strictly checked), and CUDA_VISIBLE_DEVICES applied the way
 // CUDA applies it. No I/O here, so every rule is unit-tested without a host.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_REMOTEPROBE_H
-#define CLUSTRIX_REMOTEPROBE_H
+#ifndef CLUSTRIX_REMOTE_PROBE_H
+#define CLUSTRIX_REMOTE_PROBE_H
 
-#include "clustrix/RemoteHosts.h"
+#include "clustrix/remote/Hosts.h"
 
 #include <cstdint>
 #include <optional>
@@ -77,4 +77,4 @@ std::string firstLine(const std::string &Text);
 } // namespace remote
 } // namespace clustrix
 
-#endif // CLUSTRIX_REMOTEPROBE_H
+#endif // CLUSTRIX_REMOTE_PROBE_H

@@ -1,9 +1,9 @@
-//===- RemoteError.cpp - Errors of remote hosts ---------------------------===//
+//===- remote/Error.cpp - Errors of remote hosts --------------------------===//
 //
 // Names of the error kinds and the host-prefixed message.
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/RemoteError.h"
+#include "clustrix/remote/Error.h"
 
 namespace clustrix {
 namespace remote {

@@ -1,14 +1,14 @@
-//===- clustrix/RemoteCache.h - Cached probe answers ------------*- C++ -*-===//
+//===- clustrix/remote/Cache.h - Cached probe answers -----------*- C++ -*-===//
 //
 // Probing a host costs a connection and a process start there; its answer is kept for the host's
 // cache_ttl in a private per-user directory so that repeated `clustrix-devices --host` and
 // `clustrix-run --host auto` calls are instant.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_REMOTECACHE_H
-#define CLUSTRIX_REMOTECACHE_H
+#ifndef CLUSTRIX_REMOTE_CACHE_H
+#define CLUSTRIX_REMOTE_CACHE_H
 
-#include "clustrix/RemoteHosts.h"
+#include "clustrix/remote/Hosts.h"
 
 #include <optional>
 #include <string>
@@ -57,4 +57,4 @@ private:
 } // namespace remote
 } // namespace clustrix
 
-#endif // CLUSTRIX_REMOTECACHE_H
+#endif // CLUSTRIX_REMOTE_CACHE_H

@@ -1,12 +1,12 @@
-//===- clustrix/RemoteError.h - Errors of remote hosts ----------*- C++ -*-===//
+//===- clustrix/remote/Error.h - Errors of remote hosts ---------*- C++ -*-===//
 //
 // Every failure to reach, probe or run on a remote host is a RemoteError: a kind that callers and
 // tests can match, the host's configured name, and a message for people. docs/hosts.md lists every
 // kind and what to do about it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_REMOTEERROR_H
-#define CLUSTRIX_REMOTEERROR_H
+#ifndef CLUSTRIX_REMOTE_ERROR_H
+#define CLUSTRIX_REMOTE_ERROR_H
 
 #include <stdexcept>
 #include <string>
@@ -54,4 +54,4 @@ private:
 } // namespace remote
 } // namespace clustrix
 
-#endif // CLUSTRIX_REMOTEERROR_H
+#endif // CLUSTRIX_REMOTE_ERROR_H

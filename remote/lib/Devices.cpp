@@ -1,13 +1,13 @@
-//===- RemoteDevices.cpp - Probing hosts and running there ----------------===//
+//===- remote/Devices.cpp - Probing hosts and running there ---------------===//
 //
 // Probe with cache, concurrent multi-host probes, the `--host auto` choice, and remote runs.
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/RemoteDevices.h"
+#include "clustrix/remote/Devices.h"
 
-#include "clustrix/RemoteCache.h"
-#include "clustrix/RemoteSession.h"
-#include "clustrix/RemoteShell.h"
+#include "clustrix/remote/Cache.h"
+#include "clustrix/remote/Session.h"
+#include "clustrix/remote/Shell.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,12 +1,12 @@
-//===- RemoteHosts.cpp - The hosts: section of clustrix.yml ---------------===//
+//===- remote/Hosts.cpp - The hosts: section of clustrix.yml --------------===//
 //
 // Parses and validates the hosts section; every error names file:line:column.
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/RemoteHosts.h"
+#include "clustrix/remote/Hosts.h"
 
 #include "clustrix/Config.h"
-#include "clustrix/RemoteShell.h"
+#include "clustrix/remote/Shell.h"
 
 #include <yaml-cpp/yaml.h>
 

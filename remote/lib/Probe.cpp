@@ -1,12 +1,12 @@
-//===- RemoteProbe.cpp - What GPUs a remote host has ----------------------===//
+//===- remote/Probe.cpp - What GPUs a remote host has ---------------------===//
 //
 // The probe script, its strict parser and the CUDA_VISIBLE_DEVICES rules.
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/RemoteProbe.h"
+#include "clustrix/remote/Probe.h"
 
-#include "clustrix/RemoteError.h"
-#include "clustrix/RemoteShell.h"
+#include "clustrix/remote/Error.h"
+#include "clustrix/remote/Shell.h"
 
 #include <cctype>
 #include <cstdlib>

@@ -1,9 +1,9 @@
-//===- RemoteReport.cpp - Remote probes as device reports -----------------===//
+//===- remote/Report.cpp - Remote probes as device reports ----------------===//
 //
 // ProbeReport / RemoteError -> DeviceReport.
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/RemoteReport.h"
+#include "clustrix/remote/Report.h"
 
 #include "clustrix/Config.h"
 

@@ -1,14 +1,14 @@
-//===- clustrix/RemoteSession.h - One SSH connection to a host --*- C++ -*-===//
+//===- clustrix/remote/Session.h - One SSH connection to a host --*- C++ -*-===//
 //
 // A real SSH client over libssh: host keys checked against known_hosts by the host's policy,
 // public-key authentication from an identity file or the agent, and every step bounded by the
 // host's timeouts. Commands stream their output through callbacks; files go up over SFTP.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_REMOTESESSION_H
-#define CLUSTRIX_REMOTESESSION_H
+#ifndef CLUSTRIX_REMOTE_SESSION_H
+#define CLUSTRIX_REMOTE_SESSION_H
 
-#include "clustrix/RemoteHosts.h"
+#include "clustrix/remote/Hosts.h"
 
 #include <functional>
 #include <memory>
@@ -75,4 +75,4 @@ private:
 } // namespace remote
 } // namespace clustrix
 
-#endif // CLUSTRIX_REMOTESESSION_H
+#endif // CLUSTRIX_REMOTE_SESSION_H

@@ -1,9 +1,9 @@
-//===- RemoteCache.cpp - Cached probe answers -----------------------------===//
+//===- remote/Cache.cpp - Cached probe answers ----------------------------===//
 //
 // SHA-256 helpers and the per-user probe cache (a 0700 directory of small files).
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/RemoteCache.h"
+#include "clustrix/remote/Cache.h"
 
 #include <openssl/evp.h>
 

@@ -1,12 +1,12 @@
-//===- RemoteSession.cpp - One SSH connection to a host -------------------===//
+//===- remote/Session.cpp - One SSH connection to a host ------------------===//
 //
 // libssh client: bounded TCP connect (our own socket, so that refused, unreachable and timeout are
 // told apart), host key policy, public-key authentication, streaming commands and SFTP upload.
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/RemoteSession.h"
+#include "clustrix/remote/Session.h"
 
-#include "clustrix/RemoteError.h"
+#include "clustrix/remote/Error.h"
 
 #include <libssh/callbacks.h>
 #include <libssh/libssh.h>

@@ -1,11 +1,11 @@
-//===- clustrix/RemoteHosts.h - The hosts: section of clustrix.yml -*- C++ -*-===//
+//===- clustrix/remote/Hosts.h - The hosts: section of clustrix.yml --*- C++ -*-===//
 //
 // The remote hosts a user can reach over SSH, as configured in the `hosts:` section of the same
 // clustrix.yml the runtime reads. docs/hosts.md is the reference for every key.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_REMOTEHOSTS_H
-#define CLUSTRIX_REMOTEHOSTS_H
+#ifndef CLUSTRIX_REMOTE_HOSTS_H
+#define CLUSTRIX_REMOTE_HOSTS_H
 
 #include <string>
 #include <utility>
@@ -70,4 +70,4 @@ std::string expandLocalPath(const std::string &Path);
 } // namespace remote
 } // namespace clustrix
 
-#endif // CLUSTRIX_REMOTEHOSTS_H
+#endif // CLUSTRIX_REMOTE_HOSTS_H

@@ -1,16 +1,16 @@
-//===- clustrix/RemoteDevices.h - Probing hosts and running there -*- C++ -*-===//
+//===- clustrix/remote/Devices.h - Probing hosts and running there --*- C++ -*-===//
 //
 // What the tools call: probe one host or all of them (concurrently, each bounded by its own
 // timeouts, answers cached), pick the host with the most free GPUs, and run a program on a host
 // with its output streamed back.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_REMOTEDEVICES_H
-#define CLUSTRIX_REMOTEDEVICES_H
+#ifndef CLUSTRIX_REMOTE_DEVICES_H
+#define CLUSTRIX_REMOTE_DEVICES_H
 
-#include "clustrix/RemoteError.h"
-#include "clustrix/RemoteHosts.h"
-#include "clustrix/RemoteProbe.h"
+#include "clustrix/remote/Error.h"
+#include "clustrix/remote/Hosts.h"
+#include "clustrix/remote/Probe.h"
 
 #include <functional>
 #include <optional>
@@ -66,4 +66,4 @@ std::vector<std::pair<std::string, std::string>> clustrixEnvironment(char **Envi
 } // namespace remote
 } // namespace clustrix
 
-#endif // CLUSTRIX_REMOTEDEVICES_H
+#endif // CLUSTRIX_REMOTE_DEVICES_H

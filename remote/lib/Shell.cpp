@@ -1,9 +1,9 @@
-//===- RemoteShell.cpp - Building remote shell commands -------------------===//
+//===- remote/Shell.cpp - Building remote shell commands ------------------===//
 //
 // Quoting and the fixed shell fragments every remote command is made of.
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/RemoteShell.h"
+#include "clustrix/remote/Shell.h"
 
 #include <stdexcept>
 

@@ -1,14 +1,14 @@
-//===- clustrix/RemoteReport.h - Remote probes as device reports -*- C++ -*-===//
+//===- clustrix/remote/Report.h - Remote probes as device reports --*- C++ -*-===//
 //
 // Converts what a remote probe found into the runtime's DeviceReport, so clustrix-devices prints
 // remote hosts with the same table and JSON formatters as the local machine.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_REMOTEREPORT_H
-#define CLUSTRIX_REMOTEREPORT_H
+#ifndef CLUSTRIX_REMOTE_REPORT_H
+#define CLUSTRIX_REMOTE_REPORT_H
 
 #include "clustrix/Devices.h"
-#include "clustrix/RemoteDevices.h"
+#include "clustrix/remote/Devices.h"
 
 namespace clustrix {
 namespace remote {
@@ -44,4 +44,4 @@ RemoteAnswer queryRemoteDevices(const RemoteQuery &Query);
 } // namespace remote
 } // namespace clustrix
 
-#endif // CLUSTRIX_REMOTEREPORT_H
+#endif // CLUSTRIX_REMOTE_REPORT_H

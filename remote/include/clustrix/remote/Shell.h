@@ -1,12 +1,12 @@
-//===- clustrix/RemoteShell.h - Building remote shell commands --*- C++ -*-===//
+//===- clustrix/remote/Shell.h - Building remote shell commands --*- C++ -*-===//
 //
 // Everything sent to a remote host is one POSIX shell command line. These functions build it so
 // that no configured or user-supplied string (an argument, an environment value, a path) can do
 // more than be that one word: every such value is single-quoted.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CLUSTRIX_REMOTESHELL_H
-#define CLUSTRIX_REMOTESHELL_H
+#ifndef CLUSTRIX_REMOTE_SHELL_H
+#define CLUSTRIX_REMOTE_SHELL_H
 
 #include <map>
 #include <string>
@@ -51,4 +51,4 @@ std::string execCommand(const std::vector<std::string> &Argv);
 } // namespace remote
 } // namespace clustrix
 
-#endif // CLUSTRIX_REMOTESHELL_H
+#endif // CLUSTRIX_REMOTE_SHELL_H
