@@ -113,7 +113,7 @@ CUresult DeviceMemory::alloc(size_t Bytes, uintptr_t &Ptr) {
       return CUDA_ERROR_OUT_OF_MEMORY;
     }
     poison(reinterpret_cast<void *>(Ptr), Need);
-    Live[Ptr] = Need;
+    Live[Ptr] = Block{Bytes, Need};
     Used += Need;
     return CUDA_SUCCESS;
   }
@@ -125,7 +125,7 @@ CUresult DeviceMemory::free(uintptr_t Ptr) {
   auto It = Live.find(Ptr);
   if (It == Live.end())
     return CUDA_ERROR_INVALID_VALUE;
-  size_t Bytes = It->second;
+  size_t Bytes = It->second.Pages;
   Live.erase(It);
   Used -= Bytes;
   ::madvise(reinterpret_cast<void *>(Ptr), Bytes, MADV_DONTNEED);
@@ -153,7 +153,8 @@ bool DeviceMemory::holds(uintptr_t P, size_t N) const {
   if (It == Live.begin())
     return false;
   --It;
-  return P >= It->first && N <= It->second && P - It->first <= It->second - N;
+  size_t Size = It->second.Asked;
+  return P >= It->first && N <= Size && P - It->first <= Size - N;
 }
 
 uint64_t DeviceMemory::used() const {

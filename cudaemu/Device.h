@@ -79,7 +79,7 @@ public:
   CUresult alloc(size_t Bytes, uintptr_t &Ptr);
   /// Frees an allocation by its first address; CUDA_ERROR_INVALID_VALUE for anything else.
   CUresult free(uintptr_t Ptr);
-  /// Whether [P, P + N) lies inside one live allocation.
+  /// Whether [P, P + N) lies inside the bytes asked for by one live allocation.
   bool holds(uintptr_t P, size_t N) const;
   /// Whether P lies in the device's range (an allocation, or the margin below them).
   bool owns(uintptr_t P) const { return P >= Begin && P < End; }
@@ -90,7 +90,11 @@ private:
   mutable std::mutex M;
   uintptr_t Begin = 0, Heap = 0, End = 0;
   uint64_t Capacity = 0, Used = 0;
-  std::map<uintptr_t, size_t> Live; ///< start -> bytes
+  /// An allocation: the bytes asked for (what copies may touch) and the pages it holds.
+  struct Block {
+    size_t Asked, Pages;
+  };
+  std::map<uintptr_t, Block> Live;
   std::map<uintptr_t, size_t> Free; ///< free ranges of [Heap, End)
 };
 
