@@ -624,6 +624,7 @@ EMU_API CUresult cuLaunchKernel(CUfunction Fn, unsigned GridX, unsigned GridY, u
 
 namespace {
 
+/// A result code as cuGetErrorName and cuGetErrorString give it.
 struct ErrorText {
   int Code;
   const char *Name, *Text;
