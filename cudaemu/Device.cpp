@@ -40,10 +40,9 @@ void onSegv(int Sig, siginfo_t *Info, void *Ctx) {
     if (Device *D = E->deviceOwning(Addr)) {
       char Buf[256];
       int N = std::snprintf(Buf, sizeof(Buf),
-                            "clustrix-cudaemu: %s: access to device address 0x%llx, outside "
+                            "clustrix-cudaemu: cuda%d: access to device address 0x%llx, outside "
                             "every allocation (a GPU reports CUDA_ERROR_ILLEGAL_ADDRESS)\n",
-                            ("cuda" + std::to_string(D->Ordinal)).c_str(),
-                            static_cast<unsigned long long>(Addr));
+                            D->Ordinal, static_cast<unsigned long long>(Addr));
       if (N > 0)
         (void)!::write(2, Buf, static_cast<size_t>(N));
     }

@@ -80,6 +80,7 @@ extern "C" __global__ void neighbour(int *out) {
   __syncthreads();
   out[blockIdx.x * blockDim.x + threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
 }
+extern "C" __global__ void out_of_bounds(int *p) { p[1 << 22] = 1; }
 extern "C" __global__ void count(unsigned long long *n, int *hi) {
   atomicAdd(n, 1ull);
   atomicMax(hi, (int)(blockIdx.x * blockDim.x + threadIdx.x));
@@ -355,6 +356,21 @@ TEST(CudaEmuTest, LaunchesRejectAnotherDevicesPointers) {
   EXPECT_EQ(A.cuLaunchKernel(F, 1, 1, 1, 256, 1, 1, 0, nullptr, Params, nullptr), 700);
   use(0);
   EXPECT_EQ(A.cuMemFree(Other), CUDA_SUCCESS);
+}
+
+TEST(CudaEmuDeathTest, OutOfBoundsAccessesFaultAndSaySo) {
+  ::testing::FLAGS_gtest_death_test_style = "threadsafe";
+  EXPECT_DEATH(
+      {
+        use(0);
+        const DriverApi &A = api();
+        CUfunction F = function("out_of_bounds");
+        CUdeviceptr P;
+        A.cuMemAlloc(&P, 64);
+        void *Params[] = {&P};
+        A.cuLaunchKernel(F, 1, 1, 1, 1, 1, 1, 0, nullptr, Params, nullptr);
+      },
+      "clustrix-cudaemu: cuda0: access to device address 0x[0-9a-f]+, outside every allocation");
 }
 
 TEST(CudaEmuTest, ModulesBelongToTheirContext) {
