@@ -1,6 +1,6 @@
 # lit configuration for Clustrix. Substitutions name the plugin, the tools, the runtime and the
-# compilers; features mark optional parts (nvcc, nvrtc, cuda-device, sshd, mpi) so that tests that
-# need them are UNSUPPORTED where they are absent.
+# compilers; features mark optional parts (nvcc, nvrtc, cuda-device, cuda-emu, sshd, mpi) so that
+# tests that need them are UNSUPPORTED where they are absent.
 import ctypes
 import os
 import shutil
@@ -17,7 +17,9 @@ config.test_exec_root = os.path.join(config.clustrix_obj_root, "test")
 
 # A clean, predictable environment: the runtime reads these, so tests set them explicitly.
 for var in ["CLUSTRIX_DEVICES", "CLUSTRIX_LOG", "CLUSTRIX_CONFIG", "CLUSTRIX_FAULT",
-            "CUDA_VISIBLE_DEVICES", "CLUSTRIX_KERNEL_CACHE"]:
+            "CUDA_VISIBLE_DEVICES", "CLUSTRIX_KERNEL_CACHE", "CLUSTRIX_CUDA_LIBRARY",
+            "CLUSTRIX_EMU_GPUS", "CLUSTRIX_EMU_GPU_MEMORY", "CLUSTRIX_EMU_GPU_SMS",
+            "CLUSTRIX_EMU_FAULT", "CLUSTRIX_EMU_CXX"]:
     config.environment.pop(var, None)
 for var in ["HOME", "TMPDIR", "USER", "LOGNAME", "SSH_AUTH_SOCK"]:
     if var in os.environ:
@@ -78,15 +80,33 @@ for cand in [config.nvrtc_library, "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc
             config.environment["CLUSTRIX_NVRTC_LIBRARY"] = cand
             break
 
+real_gpu = False
 cuda = _can_load("libcuda.so.1")
 if cuda is not None:
     try:
         count = ctypes.c_int(0)
         if cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 \
                 and count.value > 0:
-            config.available_features.add("cuda-device")
+            real_gpu = True
     except AttributeError:
         pass
+
+# The emulated CUDA driver (cudaemu/, docs/cuda-emulator.md) stands in for a GPU where there is
+# none: %cudaemu_env runs a command on it (feature cuda-emu), and %cuda_env runs it on the real
+# driver when a GPU is present, else on the emulator (feature cuda-device either way). Run lit
+# with --param cuda=emu to use the emulator for %cuda_env even on a machine with a GPU.
+cudaemu = os.path.join(lib_dir, "libclustrix_cudaemu.so")
+if os.path.exists(cudaemu):
+    config.available_features.add("cuda-emu")
+    emu_env = "env CLUSTRIX_CUDA_LIBRARY=%s CLUSTRIX_NVRTC_LIBRARY=%s" % (cudaemu, cudaemu)
+    config.substitutions.append(("%cudaemu_env", emu_env))
+    config.substitutions.append(("%cudaemu_lib", cudaemu))
+    use_emu = lit_config.params.get("cuda", "") == "emu" or not real_gpu
+    config.substitutions.append(("%cuda_env", emu_env if use_emu else "env"))
+    config.available_features.add("cuda-device")
+elif real_gpu:
+    config.substitutions.append(("%cuda_env", "env"))
+    config.available_features.add("cuda-device")
 
 if config.sshd and os.path.exists(config.sshd) and shutil.which("ssh-keygen"):
     config.available_features.add("sshd")

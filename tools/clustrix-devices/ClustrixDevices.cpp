@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Devices.h"
-#include "clustrix/RemoteReport.h"
+#include "clustrix/remote/Report.h"
 
 #include <cstdio>
 #include <cstring>

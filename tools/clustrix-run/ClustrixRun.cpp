@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Config.h"
-#include "clustrix/RemoteDevices.h"
-#include "clustrix/RemoteError.h"
-#include "clustrix/RemoteHosts.h"
+#include "clustrix/remote/Devices.h"
+#include "clustrix/remote/Error.h"
+#include "clustrix/remote/Hosts.h"
 
 #include <cerrno>
 #include <csignal>

@@ -1,9 +1,10 @@
 //===- CUDA/CudaBackend.cpp - Running chunks on CUDA devices --------------===//
 //
-// A chunk runs as a pipeline of sub-chunks (one when the share fits free memory): issue copies
-// in and the launch of sub-chunk S on stream S % 2, then finish sub-chunk S - 1 (copies back,
-// partials) while S computes. Copies go through the device's pinned staging buffer in pieces
-// of at most half its size (one half per stream), so pinned memory stays bounded.
+// The CUDA backend: discovery through the driver, and chunks as pipelines of sub-chunks (one when
+// the share fits free memory), which the generic driver (Exec/) runs as Backend.h's pieces:
+// sub-chunk S is copied in and launched on stream S % 2 while sub-chunk S - 1 is copied out.
+// Copies go through the device's pinned staging buffer in pieces of at most half its size (one
+// half per stream), so pinned memory stays bounded.
 //
 //===----------------------------------------------------------------------===//
 #include "CUDA/CudaBackend.h"
@@ -12,17 +13,17 @@
 #include "CUDA/KernelCache.h"
 #include "CUDA/KernelRegistry.h"
 #include "CUDA/Nvrtc.h"
-#include "Core/ConfigState.h"
-#include "Core/Log.h"
-#include "Core/Planner.h"
-#include "Core/Reduce.h"
-#include "Core/Regions.h"
+#include "Plan/Planner.h"
+#include "Plan/Reduce.h"
+#include "Plan/Regions.h"
+#include "Support/ConfigState.h"
+#include "Support/Log.h"
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
-#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -314,7 +315,7 @@ void stagePiece(const BoxCopy &C, const Piece &P, const char *HostArray, char *D
                 P.Width);
 }
 
-/// One sub-chunk in flight.
+/// One sub-chunk (a piece, in Backend.h's terms) on the device.
 struct SubChunk {
   uint64_t Lo = 0, Hi = 0;
   unsigned Stream = 0;
@@ -324,23 +325,27 @@ struct SubChunk {
   std::vector<size_t> BufferBytes;    // their sizes
   std::vector<CUdeviceptr> Partials;  // per reduction, Grid cells each
   std::vector<size_t> PartialBytes;
+  std::vector<std::vector<unsigned char>> Cells; // the partials' cells, once copied out
 };
 
-/// Runs one chunk on one device; all state of the attempt lives here.
-class ChunkRun {
+/// The loop prepared on one device for one chunk: the device's lock is held, its context is
+/// current and the kernel is loaded. Sub-chunk S is copied in and launched on stream S % 2, so
+/// that it computes while S - 1 is copied out.
+class CudaLoop final : public PreparedLoop {
 public:
-  ChunkRun(const DriverApi &Api, DeviceState &S, const LoopInfo &Info, const LoopArgs &Args,
-           const DeviceInfo &Dev, void *const *Partials)
-      : Api(Api), S(S), Info(Info), Args(Args), Dev(Dev), HostPartials(Partials) {}
+  CudaLoop(const DriverApi &Api, DeviceState &S, std::unique_lock<std::mutex> Lock,
+           const LoopInfo &Info, const LoopArgs &Args, const DeviceInfo &Dev, CUfunction F)
+      : Api(Api), S(S), Lock(std::move(Lock)), Info(Info), Args(Args), Dev(Dev), F(F) {}
 
-  ~ChunkRun() {
-    for (SubChunk &Sc : InFlight)
-      release(Sc);
+  ~CudaLoop() override {
+    for (size_t I = 0; I < Subs.size(); ++I)
+      release(I);
+    if (Lost)
+      S.Lost = true;
   }
 
-  bool run(uint64_t Lo, uint64_t Hi, CUfunction F, std::string &Err) {
-    this->F = F;
-    Committed = Lo;
+  bool split(uint64_t Lo, uint64_t Hi, std::vector<Chunk> &Pieces, bool &Overlap,
+             std::string &Err) override {
     size_t Free = 0, Total = 0;
     if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemGetInfo(&Free, &Total))))
       return false;
@@ -357,120 +362,40 @@ public:
       return Bytes + static_cast<uint64_t>(gridBlocks(H - L, Dev.Multiprocessors)) * 8 *
                          Args.NumReductions;
     };
-    std::vector<Chunk> Subs;
+    Pieces.clear();
     if (Footprint(Lo, Hi) <= Budget)
-      Subs.push_back({Lo, Hi});
-    else if (!splitForMemory(Lo, Hi, Footprint, Budget / 2, Subs)) {
+      Pieces.push_back({Lo, Hi});
+    else if (!splitForMemory(Lo, Hi, Footprint, Budget / 2, Pieces)) {
       Err = "one iteration's regions do not fit in the " + std::to_string(Budget >> 10) +
             " KiB usable on cuda" + std::to_string(Dev.Index) + " (" +
             std::to_string(Free >> 20) + " MiB free)";
       return false;
     }
     // Overlapping sub-chunks only when their write boxes are disjoint; else one at a time.
-    bool Overlap = Subs.size() > 1;
+    Overlap = Pieces.size() > 1;
     if (Overlap) {
-      std::vector<Box> All(Subs.size() * Info.NumRegions);
-      for (size_t I = 0; I < Subs.size(); ++I)
-        Args.Boxes(Args.BoxEnv, Subs[I].Lo, Subs[I].Hi, &All[I * Info.NumRegions]);
-      Overlap = checkWriteDisjoint(Info, All, Subs.size()).empty();
+      std::vector<Box> All(Pieces.size() * Info.NumRegions);
+      for (size_t I = 0; I < Pieces.size(); ++I)
+        Args.Boxes(Args.BoxEnv, Pieces[I].Lo, Pieces[I].Hi, &All[I * Info.NumRegions]);
+      Overlap = checkWriteDisjoint(Info, All, Pieces.size()).empty();
     }
-    if (Subs.size() > 1 && logEnabled(LogLevel::Debug))
+    if (Pieces.size() > 1 && logEnabled(LogLevel::Debug))
       logLine(LogLevel::Debug, loopLocation(Info) + ": cuda" + std::to_string(Dev.Index) +
                                    " streams [" + std::to_string(Lo) + ", " + std::to_string(Hi) +
-                                   ") in " + std::to_string(Subs.size()) + " sub-chunks");
-    const bool Timed = logEnabled(LogLevel::Debug);
-    using Clock = std::chrono::steady_clock;
-    double IssueMs = 0, FinishMs = 0;
-    auto Since = [](Clock::time_point T) {
-      return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
-    };
-    for (size_t I = 0; I < Subs.size(); ++I) {
-      InFlight.emplace_back();
-      SubChunk &Sc = InFlight.back();
-      Sc.Lo = Subs[I].Lo;
-      Sc.Hi = Subs[I].Hi;
-      Sc.Stream = static_cast<unsigned>(I % 2);
-      auto T0 = Timed ? Clock::now() : Clock::time_point();
-      if (!issue(Sc, Err))
-        return false;
-      if (Timed)
-        IssueMs += Since(T0);
-      // Finish the previous sub-chunk while this one computes (or this one, when serialized).
-      while (InFlight.size() > (Overlap ? 1u : 0u)) {
-        auto T1 = Timed ? Clock::now() : Clock::time_point();
-        if (!finish(InFlight.front(), Err))
-          return false;
-        release(InFlight.front());
-        InFlight.erase(InFlight.begin());
-        if (Timed)
-          FinishMs += Since(T1);
-      }
-    }
-    auto T2 = Timed ? Clock::now() : Clock::time_point();
-    while (!InFlight.empty()) {
-      if (!finish(InFlight.front(), Err))
-        return false;
-      release(InFlight.front());
-      InFlight.erase(InFlight.begin());
-    }
-    if (Timed) {
-      FinishMs += Since(T2);
-      char Buf[160];
-      std::snprintf(Buf, sizeof(Buf),
-                    ": cuda%d [%llu, %llu): %.3f ms allocating, copying in and launching, "
-                    "%.3f ms computing and copying out",
-                    Dev.Index, static_cast<unsigned long long>(Lo),
-                    static_cast<unsigned long long>(Hi), IssueMs, FinishMs);
-      logLine(LogLevel::Debug, loopLocation(Info) + Buf);
+                                   ") in " + std::to_string(Pieces.size()) + " sub-chunks");
+    Subs.assign(Pieces.size(), SubChunk());
+    for (size_t I = 0; I < Pieces.size(); ++I) {
+      Subs[I].Lo = Pieces[I].Lo;
+      Subs[I].Hi = Pieces[I].Hi;
+      Subs[I].Stream = static_cast<unsigned>(I % 2);
     }
     return true;
   }
 
-  bool lost() const { return Lost; }
-  /// End of the iterations whose results are on the host.
-  uint64_t committed() const { return Committed; }
-
-private:
-  bool check(bool Ok) {
-    if (!Ok && sticky(LastCode))
-      Lost = true;
-    return Ok;
-  }
-
-  /// Copies one box from the host array to its device buffer, through staging when there is
-  /// some (strided pieces, never one covering range).
-  bool copyIn(const SubChunk &Sc, uint32_t R, std::string &Err) {
-    const Box &B = Sc.Boxes[R];
-    BoxCopy C = describeBoxCopy(B, Info.Regions[R].Rank);
-    char *Host = static_cast<char *>(B.Base);
-    CUstream St = S.Streams[Sc.Stream];
-    if (logEnabled(LogLevel::Debug))
-      logCopy(R, C, /*ToDevice=*/true);
-    if (!S.Staging) {
-      Piece Whole{0, 0, C.Height, 0, C.WidthBytes};
-      for (size_t Z = 0; Z < C.Depth; ++Z) {
-        Whole.Z = Z;
-        Memcpy3D M = pieceCopy(C, Whole, /*ToDevice=*/true, Host, nullptr, Sc.Buffers[R]);
-        if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))))
-          return false;
-      }
-      return true;
-    }
-    char *Dense = S.Staging + Sc.Stream * S.Half;
-    for (const Piece &P : piecesOf(C, S.Half)) {
-      // The staging half may still feed the previous piece's copy.
-      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
-        return false;
-      stagePiece(C, P, Host, Dense);
-      Memcpy3D M = pieceCopy(C, P, /*ToDevice=*/true, Host, Dense, Sc.Buffers[R]);
-      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))))
-        return false;
-    }
-    return true;
-  }
-
-  /// Allocates, copies in and launches one sub-chunk on its stream.
-  bool issue(SubChunk &Sc, std::string &Err) {
+  /// Allocates the sub-chunk's buffers and copies in what it reads (rule 3: a write box not
+  /// provably written in full is copied in first).
+  bool copyIn(size_t P, std::string &Err) override {
+    SubChunk &Sc = Subs[P];
     const uint32_t NR = Info.NumRegions;
     Sc.Boxes.resize(NR);
     Sc.Buffers.assign(NR, 0);
@@ -485,11 +410,16 @@ private:
         return false;
       Sc.BufferBytes[R] = Bytes;
       uint8_t A = Info.Regions[R].Access;
-      // Rule 3: a write box not provably written in full is copied in first.
       bool In = (A & AccessRead) || ((A & AccessWrite) && !Info.Regions[R].FullWrite);
-      if (In && !copyIn(Sc, R, Err))
+      if (In && !copyBoxIn(Sc, R, Err))
         return false;
     }
+    return true;
+  }
+
+  /// Allocates the per-block partial cells and launches the kernel on the sub-chunk's stream.
+  bool run(size_t P, const ChunkJob &, std::string &Err) override {
+    SubChunk &Sc = Subs[P];
     Sc.Grid = gridBlocks(Sc.Hi - Sc.Lo, Dev.Multiprocessors);
     Sc.Partials.assign(Args.NumReductions, 0);
     Sc.PartialBytes.assign(Args.NumReductions, 0);
@@ -520,9 +450,118 @@ private:
       Ptrs[I] = KP.Kind == KernelParamKind::Scalar ? const_cast<void *>(Args.Scalars[KP.Index])
                                                    : static_cast<void *>(&Words[I]);
     }
-    return check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuLaunchKernel(F, Sc.Grid, 1, 1, BlockThreads, 1, 1, 0,
-                                                      S.Streams[Sc.Stream], Ptrs.data(),
-                                                      nullptr)));
+    return check(CLUSTRIX_CU_CODE(Api, Err, LastCode,
+                                  cuLaunchKernel(F, Sc.Grid, 1, 1, BlockThreads, 1, 1, 0,
+                                                 S.Streams[Sc.Stream], Ptrs.data(), nullptr)));
+  }
+
+  /// Fetches the sub-chunk's write boxes and partial cells, then writes the boxes into the host
+  /// arrays: host arrays change only once every device call of the sub-chunk has succeeded.
+  bool copyOut(size_t P, std::string &Err) override {
+    SubChunk &Sc = Subs[P];
+    const uint32_t NR = Info.NumRegions;
+    std::vector<std::vector<char>> &Dense = S.Dense;
+    if (Dense.size() < NR)
+      Dense.resize(NR);
+    std::vector<bool> Fetched(NR, false);
+    for (uint32_t R = 0; R < NR; ++R)
+      if ((Info.Regions[R].Access & AccessWrite) && Sc.Buffers[R]) {
+        if (!fetchBox(Sc, R, Dense[R], Err))
+          return false;
+        Fetched[R] = true;
+      }
+    CUstream St = S.Streams[Sc.Stream];
+    Sc.Cells.assign(Args.NumReductions, {});
+    for (uint32_t R = 0; R < Args.NumReductions; ++R) {
+      Sc.Cells[R].resize(Sc.Grid * scalarSize(Args.Reductions[R].Kind));
+      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode,
+                                  cuMemcpyDtoHAsync(Sc.Cells[R].data(), Sc.Partials[R],
+                                                    Sc.Cells[R].size(), St))))
+        return false;
+    }
+    if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
+      return false;
+    for (uint32_t R = 0; R < NR; ++R)
+      if (Fetched[R]) {
+        unpackBox(describeBoxCopy(Sc.Boxes[R], Info.Regions[R].Rank), Dense[R].data(),
+                  Sc.Boxes[R].Base);
+        if (Dense[R].size() > MaxKeptDenseBytes)
+          std::vector<char>().swap(Dense[R]);
+      }
+    return true;
+  }
+
+  /// Combines the per-block cells in block order into the chunk's partials.
+  void combine(size_t P, const ChunkJob &Job) override {
+    SubChunk &Sc = Subs[P];
+    for (uint32_t R = 0; R < Args.NumReductions; ++R) {
+      const ReductionSlot &Slot = Args.Reductions[R];
+      size_t ES = scalarSize(Slot.Kind);
+      for (unsigned Blk = 0; Blk < Sc.Grid; ++Blk)
+        rt::combine(Slot.Kind, Slot.Op, Job.Partials[R], &Sc.Cells[R][Blk * ES]);
+    }
+  }
+
+  void release(size_t P) override {
+    SubChunk &Sc = Subs[P];
+    if (Sc.Buffers.empty() && Sc.Partials.empty())
+      return;
+    // After a failure the stream may still use the buffers: they are freed, never cached.
+    bool Ok = Api.cuStreamSynchronize(S.Streams[Sc.Stream]) == CUDA_SUCCESS && !Lost;
+    auto Give = [&](CUdeviceptr Ptr, size_t Bytes) {
+      if (!Ptr)
+        return;
+      if (Ok)
+        releaseBuffer(Api, S, Ptr, Bytes);
+      else
+        Api.cuMemFree(Ptr);
+    };
+    for (size_t I = 0; I < Sc.Buffers.size(); ++I)
+      Give(Sc.Buffers[I], Sc.BufferBytes[I]);
+    for (size_t I = 0; I < Sc.Partials.size(); ++I)
+      Give(Sc.Partials[I], Sc.PartialBytes[I]);
+    Sc.Buffers.clear();
+    Sc.Partials.clear();
+    Sc.Cells.clear();
+  }
+
+private:
+  bool check(bool Ok) {
+    if (!Ok && sticky(LastCode))
+      Lost = true;
+    return Ok;
+  }
+
+  /// Copies one box from the host array to its device buffer, through staging when there is
+  /// some (strided pieces, never one covering range).
+  bool copyBoxIn(const SubChunk &Sc, uint32_t R, std::string &Err) {
+    const Box &B = Sc.Boxes[R];
+    BoxCopy C = describeBoxCopy(B, Info.Regions[R].Rank);
+    char *Host = static_cast<char *>(B.Base);
+    CUstream St = S.Streams[Sc.Stream];
+    if (logEnabled(LogLevel::Debug))
+      logCopy(R, C, /*ToDevice=*/true);
+    if (!S.Staging) {
+      Piece Whole{0, 0, C.Height, 0, C.WidthBytes};
+      for (size_t Z = 0; Z < C.Depth; ++Z) {
+        Whole.Z = Z;
+        Memcpy3D M = pieceCopy(C, Whole, /*ToDevice=*/true, Host, nullptr, Sc.Buffers[R]);
+        if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))))
+          return false;
+      }
+      return true;
+    }
+    char *Dense = S.Staging + Sc.Stream * S.Half;
+    for (const Piece &P : piecesOf(C, S.Half)) {
+      // The staging half may still feed the previous piece's copy.
+      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
+        return false;
+      stagePiece(C, P, Host, Dense);
+      Memcpy3D M = pieceCopy(C, P, /*ToDevice=*/true, Host, Dense, Sc.Buffers[R]);
+      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))))
+        return false;
+    }
+    return true;
   }
 
   /// Copies a device box into Dense (the box's elements, packed), through staging if any.
@@ -550,74 +589,12 @@ private:
     return true;
   }
 
-  /// Fetches a sub-chunk's write boxes and partials, then commits them: host arrays and the
-  /// chunk's partials change only once every device call of the sub-chunk has succeeded, so a
-  /// failed sub-chunk leaves nothing half-written and can be re-run.
-  bool finish(SubChunk &Sc, std::string &Err) {
-    const uint32_t NR = Info.NumRegions;
-    std::vector<std::vector<char>> &Dense = S.Dense;
-    if (Dense.size() < NR)
-      Dense.resize(NR);
-    std::vector<bool> Fetched(NR, false);
-    for (uint32_t R = 0; R < NR; ++R)
-      if ((Info.Regions[R].Access & AccessWrite) && Sc.Buffers[R]) {
-        if (!fetchBox(Sc, R, Dense[R], Err))
-          return false;
-        Fetched[R] = true;
-      }
-    CUstream St = S.Streams[Sc.Stream];
-    std::vector<std::vector<unsigned char>> Cells(Args.NumReductions);
-    for (uint32_t R = 0; R < Args.NumReductions; ++R) {
-      Cells[R].resize(Sc.Grid * scalarSize(Args.Reductions[R].Kind));
-      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode,
-                                  cuMemcpyDtoHAsync(Cells[R].data(), Sc.Partials[R],
-                                                    Cells[R].size(), St))))
-        return false;
-    }
-    if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
-      return false;
-    for (uint32_t R = 0; R < NR; ++R)
-      if (Fetched[R]) {
-        unpackBox(describeBoxCopy(Sc.Boxes[R], Info.Regions[R].Rank), Dense[R].data(),
-                  Sc.Boxes[R].Base);
-        if (Dense[R].size() > MaxKeptDenseBytes)
-          std::vector<char>().swap(Dense[R]);
-      }
-    for (uint32_t R = 0; R < Args.NumReductions; ++R) {
-      const ReductionSlot &Slot = Args.Reductions[R];
-      size_t ES = scalarSize(Slot.Kind);
-      for (unsigned Blk = 0; Blk < Sc.Grid; ++Blk)
-        combine(Slot.Kind, Slot.Op, HostPartials[R], &Cells[R][Blk * ES]);
-    }
-    Committed = Sc.Hi;
-    return true;
-  }
-
   void logCopy(uint32_t R, const BoxCopy &C, bool ToDevice) {
     logLine(LogLevel::Debug, loopLocation(Info) + ": copy " + (ToDevice ? "in " : "out ") +
                                  (Info.Regions[R].Name ? Info.Regions[R].Name : "?") + ": " +
                                  std::to_string(C.Depth) + " x " + std::to_string(C.Height) +
                                  " rows of " + std::to_string(C.WidthBytes) + " bytes, cuda" +
                                  std::to_string(Dev.Index));
-  }
-
-  void release(SubChunk &Sc) {
-    // After a failure the stream may still use the buffers: they are freed, never cached.
-    bool Ok = Api.cuStreamSynchronize(S.Streams[Sc.Stream]) == CUDA_SUCCESS && !Lost;
-    auto Give = [&](CUdeviceptr P, size_t Bytes) {
-      if (!P)
-        return;
-      if (Ok)
-        releaseBuffer(Api, S, P, Bytes);
-      else
-        Api.cuMemFree(P);
-    };
-    for (size_t I = 0; I < Sc.Buffers.size(); ++I)
-      Give(Sc.Buffers[I], Sc.BufferBytes[I]);
-    for (size_t I = 0; I < Sc.Partials.size(); ++I)
-      Give(Sc.Partials[I], Sc.PartialBytes[I]);
-    Sc.Buffers.clear();
-    Sc.Partials.clear();
   }
 
   /// As CLUSTRIX_CU for a result already in hand (calls made through a helper).
@@ -628,18 +605,181 @@ private:
 
   const DriverApi &Api;
   DeviceState &S;
+  std::unique_lock<std::mutex> Lock; // chunks on one device run one at a time
   const LoopInfo &Info;
   const LoopArgs &Args;
   const DeviceInfo &Dev;
-  void *const *HostPartials;
-  CUfunction F = nullptr;
-  std::vector<SubChunk> InFlight;
+  CUfunction F;
+  std::vector<SubChunk> Subs;
   CUresult LastCode = CUDA_SUCCESS;
   bool Lost = false;
-  uint64_t Committed = 0;
+};
+
+/// Number of GPUs NVML sees, which CUDA_VISIBLE_DEVICES does not filter; -1 when unknown.
+int physicalGpuCount() {
+  void *Lib = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!Lib)
+    return -1;
+  using InitFn = int (*)();
+  using CountFn = int (*)(unsigned *);
+  auto Init = reinterpret_cast<InitFn>(::dlsym(Lib, "nvmlInit_v2"));
+  auto Count = reinterpret_cast<CountFn>(::dlsym(Lib, "nvmlDeviceGetCount_v2"));
+  auto Shutdown = reinterpret_cast<InitFn>(::dlsym(Lib, "nvmlShutdown"));
+  unsigned N = 0;
+  int Result = -1;
+  if (Init && Count && Init() == 0) {
+    if (Count(&N) == 0)
+      Result = static_cast<int>(N);
+    if (Shutdown)
+      Shutdown();
+  }
+  return Result;
+}
+
+/// CUDA GPUs through the driver API, loaded with dlopen.
+class CudaBackend final : public Backend {
+public:
+  const char *name() const override { return "cuda"; }
+  bool isHost() const override { return false; }
+  bool requested(const DeviceSpec &Spec) const override { return Spec.Auto || Spec.Cuda; }
+
+  void discover(DeviceReport &R, bool QueryFreeMemory) const override {
+    const DriverApi &Api = DriverApi::get();
+    std::string Err;
+    int Count = 0;
+    if (!Api.Loaded) {
+      R.CudaStatus = "no CUDA driver: " + Api.Error;
+    } else if (!CLUSTRIX_CU(Api, Err, cuInit(0))) {
+      R.CudaStatus = "the CUDA driver failed to initialize: " + Err;
+    } else {
+      Api.cuDriverGetVersion(&R.DriverVersion);
+      if (!CLUSTRIX_CU(Api, Err, cuDeviceGetCount(&Count)))
+        R.CudaStatus = Err;
+      else if (Count == 0)
+        R.CudaStatus = "the CUDA driver reports no device";
+    }
+    int Found = 0;
+    for (int I = 0; I < Count; ++I) {
+      CUdevice Dev;
+      if (!CLUSTRIX_CU(Api, Err, cuDeviceGet(&Dev, I)))
+        continue;
+      DeviceInfo D;
+      D.Kind = DeviceKind::CUDA;
+      D.Index = I;
+      char Name[256] = {0};
+      if (Api.cuDeviceGetName(Name, sizeof(Name) - 1, Dev) == CUDA_SUCCESS)
+        D.Name = Name;
+      size_t Total = 0;
+      if (Api.cuDeviceTotalMem(&Total, Dev) == CUDA_SUCCESS)
+        D.TotalMemory = Total;
+      Api.cuDeviceGetAttribute(&D.ComputeMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Dev);
+      Api.cuDeviceGetAttribute(&D.ComputeMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Dev);
+      Api.cuDeviceGetAttribute(&D.Multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Dev);
+      Api.cuDeviceGetAttribute(&D.ClockKHz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, Dev);
+      Api.cuDeviceGetAttribute(&D.MemoryClockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, Dev);
+      if (QueryFreeMemory) {
+        CUcontext Ctx = nullptr;
+        if (Api.cuDevicePrimaryCtxRetain(&Ctx, Dev) == CUDA_SUCCESS) {
+          size_t Free = 0, Tot = 0;
+          if (Api.cuCtxSetCurrent(Ctx) == CUDA_SUCCESS &&
+              Api.cuMemGetInfo(&Free, &Tot) == CUDA_SUCCESS)
+            D.FreeMemory = Free;
+          Api.cuCtxSetCurrent(nullptr);
+          Api.cuDevicePrimaryCtxRelease(Dev);
+        }
+      }
+      R.Devices.push_back(D);
+      ++Found;
+    }
+    R.CudaAvailable = Found > 0;
+    if (const char *Vis = std::getenv("CUDA_VISIBLE_DEVICES")) {
+      int Physical = Api.Loaded ? physicalGpuCount() : -1;
+      std::string V = Vis;
+      if (Physical > Found)
+        R.Notes.push_back("CUDA_VISIBLE_DEVICES=" + V + " hides " +
+                          std::to_string(Physical - Found) + " of this machine's " +
+                          std::to_string(Physical) + " GPUs");
+      else if (Physical < 0)
+        R.Notes.push_back("CUDA_VISIBLE_DEVICES=" + V +
+                          " is set: only the GPUs it lists are visible (unset it to see all)");
+    }
+  }
+
+  void addLanes(const DeviceSpec &Spec, const DeviceReport &Report, LaneSet &S) const override {
+    if (!requested(Spec))
+      return;
+    std::vector<int> Found;
+    for (const DeviceInfo &D : Report.Devices) {
+      if (D.Kind != DeviceKind::CUDA)
+        continue;
+      bool Listed = Spec.CudaOrdinals.empty();
+      for (int O : Spec.CudaOrdinals)
+        Listed |= O == D.Index;
+      if (!Listed)
+        continue;
+      Lane L;
+      L.Owner = this;
+      L.Ordinal = D.Index;
+      L.Name = "cuda" + std::to_string(D.Index);
+      L.Weight = cudaWeight(D);
+      L.Info = D;
+      S.Lanes.push_back(L);
+      Found.push_back(D.Index);
+    }
+    for (int O : Spec.CudaOrdinals) {
+      bool Present = false;
+      for (int F : Found)
+        Present |= F == O;
+      if (!Present)
+        S.Warnings.push_back("devices: cuda:" + std::to_string(O) + " does not exist (" +
+                             std::to_string(Report.gpuCount()) +
+                             " CUDA device(s) visible); it is skipped");
+    }
+    if (Spec.Cuda && Found.empty() && !Spec.Cpu)
+      S.Warnings.push_back("devices: CUDA was requested but no CUDA device is usable" +
+                           (Report.CudaStatus.empty() ? std::string()
+                                                      : " (" + Report.CudaStatus + ")") +
+                           "; using the CPU");
+    for (const std::string &N : Report.Notes)
+      S.Warnings.push_back(N);
+  }
+
+  bool canRun(const LoopInfo &Info, const LoopArgs &Args, std::string &Why) const override {
+    return loopRunsOnCuda(Info, Args, Why);
+  }
+
+  std::unique_ptr<PreparedLoop> prepare(const Lane &L, const LoopInfo &Info, const LoopArgs &Args,
+                                        std::string &Err) const override {
+    const DriverApi &Api = DriverApi::get();
+    if (!Api.Loaded) {
+      Err = "no CUDA driver: " + Api.Error;
+      return nullptr;
+    }
+    const DeviceInfo &Dev = L.Info;
+    DeviceState &S = stateOf(Dev.Index);
+    std::unique_lock<std::mutex> Lock(S.M);
+    if (S.Lost) {
+      Err = "cuda" + std::to_string(Dev.Index) + " was lost earlier in this process";
+      return nullptr;
+    }
+    CUfunction F = nullptr;
+    if (!initDevice(Api, S, Dev.Index, Err) || !CLUSTRIX_CU(Api, Err, cuCtxSetCurrent(S.Ctx)) ||
+        !kernelFor(Api, S, Info, Dev, F, Err))
+      return nullptr;
+    return std::make_unique<CudaLoop>(Api, S, std::move(Lock), Info, Args, Dev, F);
+  }
+
+  bool lost(const Lane &L) const override { return deviceLost(L.Ordinal); }
 };
 
 } // namespace
+
+double cudaWeight(const DeviceInfo &D) {
+  double ClockGHz = D.ClockKHz > 0 ? D.ClockKHz / 1e6 : 1.5;
+  int Sms = D.Multiprocessors > 0 ? D.Multiprocessors : 1;
+  // A CPU worker at ~3 GHz weighs 1: 16 cores' worth per SM, at the GPU's clock.
+  return Sms * 16.0 * ClockGHz / 3.0;
+}
 
 unsigned gridBlocks(uint64_t N, int Sms) {
   uint64_t Need = (N + BlockThreads - 1) / BlockThreads;
@@ -684,40 +824,12 @@ bool deviceLost(int Ordinal) {
   return It != states().end() && It->second->Lost.load();
 }
 
-bool runChunkOnDevice(const LoopInfo &Info, const LoopArgs &Args, const DeviceInfo &Dev,
-                      uint64_t Lo, uint64_t Hi, void *const *Partials, uint64_t &Committed,
-                      std::string &Err) {
-  Committed = Lo;
-  const DriverApi &Api = DriverApi::get();
-  if (!Api.Loaded) {
-    Err = "no CUDA driver: " + Api.Error;
-    return false;
-  }
-  DeviceState &S = stateOf(Dev.Index);
-  std::lock_guard<std::mutex> G(S.M);
-  if (S.Lost) {
-    Err = "cuda" + std::to_string(Dev.Index) + " was lost earlier in this process";
-    return false;
-  }
-  if (!initDevice(Api, S, Dev.Index, Err))
-    return false;
-  if (!CLUSTRIX_CU(Api, Err, cuCtxSetCurrent(S.Ctx)))
-    return false;
-  CUfunction F = nullptr;
-  if (!kernelFor(Api, S, Info, Dev, F, Err))
-    return false;
-  bool Ok, Lost;
-  {
-    ChunkRun Run(Api, S, Info, Args, Dev, Partials);
-    Ok = Run.run(Lo, Hi, F, Err);
-    Lost = Run.lost();
-    Committed = Ok ? Hi : Run.committed();
-  }
-  if (Lost)
-    S.Lost = true;
-  return Ok;
+} // namespace cuda
+
+const Backend &cudaBackend() {
+  static const cuda::CudaBackend B;
+  return B;
 }
 
-} // namespace cuda
 } // namespace rt
 } // namespace clustrix

@@ -9,15 +9,17 @@
 #ifndef CLUSTRIX_RT_CUDA_CUDABACKEND_H
 #define CLUSTRIX_RT_CUDA_CUDABACKEND_H
 
-#include "clustrix/Devices.h"
-#include "clustrix/Runtime.h"
+#include "Backend/Backend.h"
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 namespace clustrix {
 namespace rt {
+
+/// The CUDA backend, as listed in Backends.def.
+const Backend &cudaBackend();
+
 namespace cuda {
 
 /// Threads per block of every launch; kernels use a grid-stride loop (docs/descriptor.md).
@@ -31,15 +33,9 @@ bool loopRunsOnCuda(const LoopInfo &Info, const LoopArgs &Args, std::string &Why
 /// at most 8 per SM (the kernel's grid-stride loop does the rest), at least one.
 unsigned gridBlocks(uint64_t N, int Sms);
 
-/// Runs iterations [Lo, Hi) on device Dev: copies in, launches, copies back, and folds the
-/// device's per-block partials into Partials[R] (host cells holding the chunk's partials).
-/// Returns false with a message naming the failed call when the device fails; iterations
-/// [Lo, Committed) are then complete on the host (results written, partials folded) and the
-/// caller re-runs only [Committed, Hi) elsewhere. A sub-chunk's results reach the host all at
-/// once, after its last device call succeeded, so nothing is ever half-written.
-bool runChunkOnDevice(const LoopInfo &Info, const LoopArgs &Args, const DeviceInfo &Dev,
-                      uint64_t Lo, uint64_t Hi, void *const *Partials, uint64_t &Committed,
-                      std::string &Err);
+/// Weight of a CUDA device relative to one CPU worker: SMs x clock, scaled so that an SM counts
+/// as 16 CPU cores at the same clock (an H100 with 132 SMs weighs about 2100 workers).
+double cudaWeight(const DeviceInfo &D);
 
 /// Whether device Ordinal hit an error that leaves its context unusable (it is then skipped by
 /// every later loop of the process).

@@ -3,7 +3,7 @@
 // Round trip, time-to-live, invalidation by configuration, and the private directory.
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/RemoteCache.h"
+#include "clustrix/remote/Cache.h"
 
 #include <gtest/gtest.h>
 

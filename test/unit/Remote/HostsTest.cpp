@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Config.h"
-#include "clustrix/RemoteHosts.h"
+#include "clustrix/remote/Hosts.h"
 
 #include <gtest/gtest.h>
 

@@ -4,9 +4,9 @@
 // turned into a report (or the right error).
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/RemoteDevices.h"
-#include "clustrix/RemoteProbe.h"
-#include "clustrix/RemoteSession.h"
+#include "clustrix/remote/Devices.h"
+#include "clustrix/remote/Probe.h"
+#include "clustrix/remote/Session.h"
 
 #include <gtest/gtest.h>
 

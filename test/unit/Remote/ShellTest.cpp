@@ -4,7 +4,7 @@
 // tests run the generated text through the local /bin/sh to check that, not just its spelling.
 //
 //===----------------------------------------------------------------------===//
-#include "clustrix/RemoteShell.h"
+#include "clustrix/remote/Shell.h"
 
 #include <gtest/gtest.h>
 

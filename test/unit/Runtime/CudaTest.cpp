@@ -70,18 +70,27 @@ TEST(CudaTest, StubDriverResolvesButFailsToInitialize) {
 }
 #endif
 
-TEST(CudaTest, ChunkOnAbsentDriverFailsWithoutTouchingData) {
+TEST(CudaTest, PreparingOnAnAbsentDriverFailsCleanly) {
   if (DriverApi::get().Loaded)
     GTEST_SKIP() << "a CUDA driver is present";
   LoopInfo Info{};
   LoopArgs Args{};
-  DeviceInfo Dev;
-  Dev.Kind = DeviceKind::CUDA;
-  uint64_t Committed = 99;
+  Lane L;
+  L.Owner = &cudaBackend();
+  L.Info.Kind = DeviceKind::CUDA;
   std::string Err;
-  EXPECT_FALSE(runChunkOnDevice(Info, Args, Dev, 10, 20, nullptr, Committed, Err));
-  EXPECT_EQ(Committed, 10u);
+  EXPECT_EQ(cudaBackend().prepare(L, Info, Args, Err), nullptr);
   EXPECT_NE(Err.find("no CUDA driver"), std::string::npos);
+  EXPECT_FALSE(cudaBackend().lost(L));
+}
+
+TEST(CudaTest, BackendIsListedBeforeTheHost) {
+  const std::vector<const Backend *> &All = backends();
+  ASSERT_GE(All.size(), 2u);
+  EXPECT_EQ(All.front(), &cudaBackend());
+  EXPECT_STREQ(All.front()->name(), "cuda");
+  EXPECT_FALSE(All.front()->isHost());
+  EXPECT_TRUE(All.back()->isHost());
 }
 
 TEST(CudaTest, LoopsNeedAGpuForm) {

@@ -1,6 +1,7 @@
 //===- DevicesTest.cpp - Tests of discovery, formats and lanes ------------===//
-#include "Core/DeviceSet.h"
-#include "Core/Lanes.h"
+#include "CUDA/CudaBackend.h"
+#include "Exec/Lanes.h"
+#include "Support/DeviceSet.h"
 #include "clustrix/Devices.h"
 
 #include <gtest/gtest.h>
@@ -129,7 +130,7 @@ TEST(DevicesTest, LanesFollowTheSetting) {
   DeviceReport R = twoGpus();
   LaneSet S = buildLanes("", R);
   ASSERT_EQ(S.Lanes.size(), 2u); // automatic: the GPUs
-  EXPECT_TRUE(S.hasCuda());
+  EXPECT_TRUE(S.hasAccelerators());
   EXPECT_EQ(S.Lanes[1].Name, "cuda1");
   EXPECT_GT(S.Lanes[0].Weight, S.Lanes[1].Weight); // 132 SMs outweigh 58
   EXPECT_GT(S.Lanes[1].Weight, 100.0);               // a GPU outweighs a CPU worker
@@ -138,7 +139,7 @@ TEST(DevicesTest, LanesFollowTheSetting) {
   EXPECT_EQ(S.Lanes[0].Name, "cuda1");
   EXPECT_EQ(S.Lanes[2].Name, "cpu1");
   S = buildLanes("cuda:5", R);
-  EXPECT_EQ(S.Lanes.front().Kind, DeviceKind::CPU);
+  EXPECT_TRUE(S.Lanes.front().Owner->isHost());
   ASSERT_EQ(S.Warnings.size(), 2u);
   EXPECT_NE(S.Warnings[0].find("cuda:5 does not exist"), std::string::npos);
   EXPECT_NE(S.Warnings[1].find("using the CPU"), std::string::npos);

@@ -1,5 +1,5 @@
 //===- PlannerTest.cpp - Tests of the chunk planner -----------------------===//
-#include "Core/Planner.h"
+#include "Plan/Planner.h"
 
 #include <gtest/gtest.h>
 

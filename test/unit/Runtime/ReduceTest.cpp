@@ -1,5 +1,5 @@
 //===- ReduceTest.cpp - Tests of reduction identities and combining -------===//
-#include "Core/Reduce.h"
+#include "Plan/Reduce.h"
 
 #include <gtest/gtest.h>
 

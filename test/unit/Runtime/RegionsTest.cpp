@@ -1,5 +1,5 @@
 //===- RegionsTest.cpp - Tests of the box arithmetic ----------------------===//
-#include "Core/Regions.h"
+#include "Plan/Regions.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,57 @@
+# Checks the include graph of the runtime's layers (runtime/lib/CMakeLists.txt):
+#   Support <- Plan <- Backend <- each backend folder (CPU, CUDA, ...);  Exec sees Support, Plan
+#   and Backend only. Generic code never includes a backend's header, and backends never include
+#   each other or Exec. Run as a test:
+#     cmake -DRUNTIME_LIB=<runtime/lib> -P CheckRuntimeLayers.cmake
+if(NOT RUNTIME_LIB)
+  message(FATAL_ERROR "CheckRuntimeLayers: set RUNTIME_LIB to the runtime's lib/ folder")
+endif()
+set(Generic Support Plan Backend Exec)
+set(Allowed_Support Support)
+set(Allowed_Plan Support Plan)
+set(Allowed_Backend Support Plan Backend)
+set(Allowed_Exec Support Plan Backend Exec)
+
+file(GLOB Folders LIST_DIRECTORIES true RELATIVE ${RUNTIME_LIB} ${RUNTIME_LIB}/*)
+set(Layers)
+foreach(F ${Folders})
+  if(IS_DIRECTORY ${RUNTIME_LIB}/${F})
+    list(APPEND Layers ${F})
+  endif()
+endforeach()
+
+set(Violations 0)
+set(Files 0)
+foreach(Layer ${Layers})
+  if(DEFINED Allowed_${Layer})
+    set(Allowed ${Allowed_${Layer}})
+  else() # a backend: the interface and what is below it, and itself
+    set(Allowed Support Plan Backend ${Layer})
+  endif()
+  file(GLOB_RECURSE Sources ${RUNTIME_LIB}/${Layer}/*.h ${RUNTIME_LIB}/${Layer}/*.cpp
+       ${RUNTIME_LIB}/${Layer}/*.def)
+  foreach(Src ${Sources})
+    math(EXPR Files "${Files} + 1")
+    file(STRINGS ${Src} Includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"[A-Za-z0-9_]+/")
+    foreach(Line ${Includes})
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([A-Za-z0-9_]+)/.*" "\\1" Target "${Line}")
+      list(FIND Layers ${Target} IsLayer)
+      if(IsLayer EQUAL -1)
+        continue() # clustrix/..., the public headers
+      endif()
+      list(FIND Allowed ${Target} Ok)
+      if(Ok EQUAL -1)
+        file(RELATIVE_PATH Rel ${RUNTIME_LIB} ${Src})
+        message(SEND_ERROR "${Rel}: ${Layer}/ must not include ${Target}/ (${Line})")
+        math(EXPR Violations "${Violations} + 1")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+if(Files EQUAL 0)
+  message(FATAL_ERROR "CheckRuntimeLayers: no source found under ${RUNTIME_LIB}")
+endif()
+if(Violations GREATER 0)
+  message(FATAL_ERROR "${Violations} include(s) cross the runtime's layers")
+endif()
+message(STATUS "runtime layers: ${Files} files, every include within its layer's reach")

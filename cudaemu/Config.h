@@ -1,0 +1,66 @@
+//===- cudaemu/Config.h - The emulator's settings ---------------*- C++ -*-===//
+//
+// The emulated machine is described by environment variables, read once at cuInit:
+//   CLUSTRIX_EMU_GPUS=N            devices (default 1)
+//   CLUSTRIX_EMU_GPU_MEMORY=S[,S]  memory per device, one size or one per device (default 1G)
+//   CLUSTRIX_EMU_GPU_SMS=N[,N]     multiprocessors per device (default: one per 256 MiB)
+//   CLUSTRIX_EMU_FAULT=RULE[,RULE] faults inside the devices (docs/cuda-emulator.md)
+//   CLUSTRIX_EMU_CXX=PATH          the compiler of the emulated NVRTC
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_CUDAEMU_CONFIG_H
+#define CLUSTRIX_CUDAEMU_CONFIG_H
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace clustrix {
+namespace cudaemu {
+
+/// What an injected fault does.
+enum class FaultKind {
+  Lost,       ///< lost@N: at its Nth launch the device is lost for good.
+  Launch,     ///< launch@N: the Nth launch fails without running.
+  Oom,        ///< oom@N: the Nth allocation reports out of memory.
+  SkipCopyIn, ///< skip-copy-in@N: the Nth host-to-device copy reports success, copies nothing.
+};
+
+/// One CLUSTRIX_EMU_FAULT rule: DEVICE:KIND[@N].
+struct FaultRule {
+  int Device = -1; ///< Device ordinal; -1 for `*`.
+  FaultKind Kind = FaultKind::Lost;
+  uint64_t Nth = 1; ///< Which occurrence on the device, counted from 1.
+};
+
+/// The emulated machine.
+struct EmuConfig {
+  unsigned Gpus = 1;
+  std::vector<uint64_t> Memory; ///< Bytes, one per device.
+  std::vector<int> Sms;         ///< Multiprocessors, one per device.
+  std::vector<FaultRule> Faults;
+  std::string Cxx;              ///< Compiler for kernels; empty: the one built in.
+};
+
+/// Default memory of a device.
+constexpr uint64_t DefaultMemory = uint64_t(1) << 30;
+
+/// Parses "4096", "64K", "1.5G", "512MiB" (binary units) into Bytes.
+bool parseSize(const std::string &Text, uint64_t &Bytes);
+
+/// Parses the CLUSTRIX_EMU_FAULT value.
+bool parseFaults(const std::string &Text, std::vector<FaultRule> &Out, std::string &Err);
+
+/// Reads the settings through Get (a variable's value, or null when unset); false with Err
+/// naming the variable when a value is malformed.
+bool readConfig(const std::function<const char *(const char *)> &Get, EmuConfig &Out,
+                std::string &Err);
+
+/// Name of a fault kind as CLUSTRIX_EMU_FAULT spells it.
+const char *faultName(FaultKind K);
+
+} // namespace cudaemu
+} // namespace clustrix
+
+#endif

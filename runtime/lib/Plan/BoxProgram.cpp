@@ -1,0 +1,120 @@
+//===- Plan/BoxProgram.cpp - Evaluating box programs -----------------------===//
+//
+// Interval arithmetic over the subscript polynomials the compiler tabulates: each variable is an
+// interval (normalized iterations from the chunk, inner loop variables from their bounds,
+// symbols as points), each term's product and each expression's sum are intervals, and the hull
+// of a region's accesses is its box.
+//
+//===----------------------------------------------------------------------===//
+#include "clustrix/Runtime.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace clustrix {
+namespace rt {
+
+namespace {
+Ival evalExpr(const BoxProgram &P, const BoxExpr &E, const std::vector<Ival> &Vars, bool &Empty) {
+  Ival Sum = ivalOf(0);
+  for (uint16_t T = E.First; T < E.First + E.Count; ++T) {
+    const BoxTerm &Term = P.Terms[T];
+    Ival V = ivalOf(Term.Coef);
+    for (uint8_t F = 0; F < Term.NumFactors; ++F) {
+      const Ival &X = Vars[Term.Factor[F]];
+      if (X.Lo > X.Hi)
+        Empty = true; // a variable of a loop that does not run
+      V = ivalMul(V, X);
+    }
+    Sum = ivalAdd(Sum, V);
+  }
+  return Sum;
+}
+} // namespace
+
+void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Symbols, uint64_t Lo,
+                  uint64_t Hi, Box *Out) {
+  std::vector<Ival> Vars(P.NumNest + P.NumInner + P.NumSymbols);
+  // Normalized iterations of the nest: [Lo, Hi) of the flattened space. The outermost level
+  // spans Lo/Inner .. (Hi-1)/Inner; inner levels span their whole range unless the range stays
+  // within one row.
+  uint64_t Inner = 1;
+  for (unsigned L = 1; L < P.NumNest; ++L)
+    Inner *= Trips[L];
+  if (Hi <= Lo || Inner == 0) {
+    for (unsigned L = 0; L < P.NumNest; ++L)
+      Vars[L] = {0, -1};
+  } else if (P.NumNest == 1) {
+    Vars[0] = {static_cast<int64_t>(Lo), static_cast<int64_t>(Hi - 1)};
+  } else {
+    uint64_t First = Lo / Inner, Last = (Hi - 1) / Inner;
+    Vars[0] = {static_cast<int64_t>(First), static_cast<int64_t>(Last)};
+    uint64_t Rest = Inner;
+    bool SameRow = First == Last;
+    uint64_t LoIn = Lo % Inner, HiIn = (Hi - 1) % Inner;
+    for (unsigned L = 1; L < P.NumNest; ++L) {
+      Rest /= Trips[L];
+      uint64_t A = LoIn / Rest, B = HiIn / Rest;
+      if (SameRow && A <= B) {
+        Vars[L] = {static_cast<int64_t>(A), static_cast<int64_t>(B)};
+        SameRow = A == B;
+        LoIn %= Rest;
+        HiIn %= Rest;
+      } else {
+        Vars[L] = {0, static_cast<int64_t>(Trips[L]) - 1};
+        SameRow = false;
+      }
+    }
+  }
+  for (unsigned S = 0; S < P.NumSymbols; ++S)
+    Vars[P.NumNest + P.NumInner + S] = ivalOf(Symbols[S]);
+  for (unsigned I = 0; I < P.NumInner; ++I) {
+    bool Unused = false;
+    Ival L = evalExpr(P, P.Exprs[P.InnerRange[2 * I]], Vars, Unused);
+    Ival H = evalExpr(P, P.Exprs[P.InnerRange[2 * I + 1]], Vars, Unused);
+    Vars[P.NumNest + I] = {L.Lo, H.Hi};
+  }
+  std::vector<bool> Any(P.NumRegions, false);
+  for (uint16_t R = 0; R < P.NumRegions; ++R)
+    for (int D = 0; D < 3; ++D) {
+      Out[R].Lo[D] = 0;
+      Out[R].Hi[D] = D < P.Rank[R] ? 0 : 1;
+    }
+  for (uint16_t A = 0; A < P.NumAccesses; ++A) {
+    const BoxAccess &Acc = P.Accesses[A];
+    unsigned Rank = P.Rank[Acc.Region];
+    Ival Dims[3];
+    bool Empty = false;
+    for (unsigned D = 0; D < Rank; ++D)
+      Dims[D] = evalExpr(P, P.Exprs[Acc.First + D], Vars, Empty);
+    if (Empty)
+      continue;
+    Box &B = Out[Acc.Region];
+    for (unsigned D = 0; D < Rank; ++D) {
+      int64_t L = Dims[D].Lo, H = Dims[D].Hi + 1;
+      B.Lo[D] = Any[Acc.Region] ? std::min(B.Lo[D], L) : L;
+      B.Hi[D] = Any[Acc.Region] ? std::max(B.Hi[D], H) : H;
+    }
+    Any[Acc.Region] = true;
+  }
+}
+
+void programBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out) {
+  const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Env);
+  evalBoxHulls(*B.Program, B.Trips, B.Symbols, Lo, Hi, Out);
+  for (uint16_t R = 0; R < B.Program->NumRegions; ++R) {
+    const BoxFrame &F = B.Frames[R];
+    Box &X = Out[R];
+    X.Base = F.Base;
+    X.ElemSize = F.ElemSize;
+    for (int D = 0; D < 3; ++D)
+      X.Extent[D] = F.Extent[D];
+    if (F.Whole) {
+      X.Lo[0] = 0;
+      X.Hi[0] = F.WholeHi;
+    }
+  }
+}
+
+} // namespace rt
+} // namespace clustrix

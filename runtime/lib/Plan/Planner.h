@@ -1,0 +1,93 @@
+//===- Plan/Planner.h - Splitting a loop into chunks -----------*- C++ -*-===//
+//
+// Pure functions, no devices and no threads: whether a loop goes wide and on how many devices,
+// how its iterations are split (block by weight, cyclic, dynamic), and how a device's share is cut
+// into pieces that fit its memory. The unit tests exercise these directly.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_RT_PLAN_PLANNER_H
+#define CLUSTRIX_RT_PLAN_PLANNER_H
+
+#include "clustrix/Config.h"
+#include "clustrix/Runtime.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace clustrix {
+namespace rt {
+
+/// One chunk: normalized iterations [Lo, Hi). Chunks of a plan are sorted by Lo and cover
+/// [0, TripCount) exactly once.
+struct Chunk {
+  uint64_t Lo, Hi;
+};
+
+/// A split of a loop over NumLanes devices. Static schedules (block, cyclic) give chunk J to
+/// lane J % NumLanes; dynamic lets lanes take chunks in order from a shared counter.
+struct Plan {
+  Schedule Sched = Schedule::Block;
+  unsigned NumLanes = 0;
+  uint64_t ChunkSize = 0;  ///< For cyclic and dynamic; 0 for block.
+  std::vector<Chunk> Chunks;
+
+  bool isStatic() const { return Sched != Schedule::Dynamic; }
+  /// The lane a static chunk runs on.
+  unsigned laneOf(size_t ChunkIndex) const {
+    return static_cast<unsigned>(ChunkIndex % NumLanes);
+  }
+};
+
+/// Why a loop stays serial, or how wide it goes.
+struct Decision {
+  bool Wide = false;
+  std::string Reason;      ///< Why not wide (for the `serial:` log line).
+  unsigned NumLanes = 0;   ///< Lanes to use when wide (at least 2, or 1 when that lane is a GPU).
+  Schedule Sched = Schedule::Block;
+  uint64_t ChunkSize = 0;
+};
+
+/// Upper bound on the chunks of one plan, so per-chunk bookkeeping stays small; a requested
+/// chunk size that would exceed it is enlarged.
+constexpr uint64_t MaxChunks = 1u << 16;
+
+/// Decides from the descriptor, the real trip count, the settings and the number of lanes
+/// available. OnlyHost says all available lanes run in place on the host (CPU workers): then one
+/// lane means serial.
+Decision decide(const LoopInfo &Info, uint64_t TripCount, const RuntimeConfig &Config,
+                unsigned AvailableLanes, bool OnlyHost);
+
+/// Splits N iterations in proportion to Weights (largest remainders get the leftovers, ties to
+/// the lower index). Every positive weight gets a share; the shares sum to N.
+std::vector<uint64_t> splitWeighted(uint64_t N, const std::vector<double> &Weights);
+
+/// Block plan: one contiguous chunk per lane, sized by weight; lanes whose share is empty are
+/// dropped (NumLanes shrinks, Weights keep their order).
+Plan planBlock(uint64_t TripCount, const std::vector<double> &Weights);
+/// Cyclic plan: chunks of ChunkSize, chunk J on lane J % NumLanes.
+Plan planCyclic(uint64_t TripCount, unsigned NumLanes, uint64_t ChunkSize);
+/// Dynamic plan: chunks of ChunkSize, taken by whichever lane is free.
+Plan planDynamic(uint64_t TripCount, unsigned NumLanes, uint64_t ChunkSize);
+
+/// Plans on whole multiples of Align (the rows of a collapsed nest): Plan(ceil(Trip/Align)
+/// rows) scaled by Align, the last chunk ending at TripCount. ChunkSize is in iterations and is
+/// rounded up to whole rows.
+Plan planAligned(Schedule S, uint64_t TripCount, uint64_t Align, const std::vector<double> &Weights,
+                 uint64_t ChunkSize);
+/// The chunk size used when none is given: about eight chunks per lane for dynamic, one round
+/// of a few chunks per lane for cyclic, never below one.
+uint64_t defaultChunkSize(Schedule S, uint64_t TripCount, unsigned NumLanes);
+
+/// Cuts [Lo, Hi) into consecutive pieces whose footprint Bytes(lo, hi) is at most Budget, as few
+/// as the footprint allows (binary search on each piece's end; Bytes must not decrease as the
+/// range grows). Returns false when even one iteration does not fit.
+bool splitForMemory(uint64_t Lo, uint64_t Hi,
+                    const std::function<uint64_t(uint64_t, uint64_t)> &Bytes, uint64_t Budget,
+                    std::vector<Chunk> &Out);
+
+} // namespace rt
+} // namespace clustrix
+
+#endif
