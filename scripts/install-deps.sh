@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build git python3 pkg-config
   clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev libomp-19-dev
-  libyaml-cpp-dev libssh-dev libssl-dev libgtest-dev libgmock-dev
+  libyaml-cpp-dev libssh-dev libssl-dev libgtest-dev libgmock-dev libisl-dev
   openssh-server openssh-client
   hyperfine gnuplot-nox
 )

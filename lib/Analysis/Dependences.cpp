@@ -1,7 +1,8 @@
 //===- Dependences.cpp - Iterations touching the same element -------------===//
 //
 // Within each region, every write is tested against every access (itself included) with the
-// cross-iteration test of Dependence.cpp, on each level of the nest. A write through a subscript
+// cross-iteration tests of Dependence.cpp, on each level of the nest, and where they cannot
+// decide with the exact test of ExactDependence.cpp. A write through a subscript
 // the analysis cannot follow, or any such access to a region the loop writes, is refused: the
 // elements it touches are not known. Then, per region, whether each chunk's write box is written
 // in full (so that it needs no copy-in).
@@ -10,6 +11,7 @@
 #include "Phases.h"
 
 #include "clustrix/Analysis/Dependence.h"
+#include "clustrix/Analysis/ExactDependence.h"
 
 using namespace clang;
 
@@ -40,6 +42,17 @@ bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
       if (Independent)
         continue;
       bool OtherWrites = I == J || As[J]->Write;
+      if (Res.Kind == DepKind::Unknown) {
+        // The cheap tests cannot decide: the exact one (isl) proves independence or finds two
+        // iterations that touch one element.
+        if (std::optional<ExactAnswer> X = testExactly(Subs[I], Subs[J], Nest.NormVars, Ranges)) {
+          if (!X->Conflict)
+            continue;
+          Res.Kind = DepKind::Dependent;
+          Res.Why = X->Witness.empty() ? "two iterations touch the same element"
+                                       : X->Witness + " touch the same element";
+        }
+      }
       std::string Msg = "'" + Reg.Name + "' is written in one iteration and " +
                         (OtherWrites ? "written" : "read") + " in another";
       if (Res.Kind == DepKind::Dependent && Res.Distance)

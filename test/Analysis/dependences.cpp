@@ -25,9 +25,9 @@ void distances(int n, double *a) {
   for (int i = n - 2; i >= 0; --i) {
     a[i] = a[i + 1];
   }
-  // a[i] against a[n - i]: iterations meet in the middle.
+  // a[i] against a[n - i]: iterations meet in the middle. The exact test names two of them.
   [[cluster::gpu_parallel]]
-  // CHECK: {{.*}}dependences.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' may be written in one iteration and read in another: the dependence test cannot prove the accesses disjoint
+  // CHECK: {{.*}}dependences.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written in one iteration and read in another: iterations 1 and 2 (with n = 3) touch the same element
   // CHECK: {{.*}}dependences.cpp:[[@LINE+2]]:12: note: conflicting read here
   for (int i = 0; i < n; ++i) {
     a[i] = a[n - i];
@@ -54,7 +54,7 @@ void sameElement(int n, const double *x, double *y, double *sum) {
 // Row i+1 of the matrix is the next iteration's.
 void rows(int n, int m, double *a) {
   [[cluster::gpu_parallel]]
-  // CHECK: {{.*}}dependences.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' may be written in one iteration and read in another: the dependence test cannot prove the accesses disjoint
+  // CHECK: {{.*}}dependences.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written in one iteration and read in another: iterations 1 and 0 (with n = 3, m = 1) touch the same element
   // CHECK: {{.*}}dependences.cpp:[[@LINE+3]]:22: note: conflicting read here
   for (int i = 0; i < n - 1; ++i) {
     for (int j = 0; j < m; ++j)
