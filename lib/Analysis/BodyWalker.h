@@ -191,6 +191,7 @@ public:
   void walkSubstTemplateParm(const clang::SubstNonTypeTemplateParmExpr *E, Use U);
   void walkRewrittenBinary(const clang::CXXRewrittenBinaryOperator *E, Use U);
   void walkPredefined(const clang::PredefinedExpr *E, Use U);
+  void walkUnevaluated(const clang::UnaryExprOrTypeTraitExpr *E, Use U);
   // --- Calls (WalkCalls.cpp)
   void walkPlainCall(const clang::CallExpr *E, Use U);
   void walkOperatorCall(const clang::CXXOperatorCallExpr *E, Use U);

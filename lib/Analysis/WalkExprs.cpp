@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "BodyWalker.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace clustrix {
@@ -248,6 +250,21 @@ void BodyWalker::walkSubstTemplateParm(const SubstNonTypeTemplateParmExpr *E, Us
 
 void BodyWalker::walkRewrittenBinary(const CXXRewrittenBinaryOperator *E, Use U) {
   walkExpr(E->getSemanticForm(), U);
+}
+
+/// sizeof and alignof evaluate nothing, but their operand's type may still depend on where the
+/// body is: `sizeof(__func__)`.
+void BodyWalker::walkUnevaluated(const UnaryExprOrTypeTraitExpr *E, Use) {
+  std::function<void(const Stmt *)> Scan = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *PE = dyn_cast<PredefinedExpr>(S))
+      walkPredefined(PE, Use::Read);
+    for (const Stmt *C : S->children())
+      Scan(C);
+  };
+  if (!E->isArgumentType())
+    Scan(E->getArgumentExpr());
 }
 
 void BodyWalker::walkPredefined(const PredefinedExpr *E, Use) {

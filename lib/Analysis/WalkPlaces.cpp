@@ -254,6 +254,15 @@ void BodyWalker::walkDeclRef(const DeclRefExpr *DR, Use U, bool Partial) {
   }
   if (CoveredRefs.count(VD))
     return;
+  if (VD->isInitCapture() && VD->getType()->isReferenceType()) {
+    // Of a lambda created before the loop: its initializer was evaluated then, with values
+    // the loop does not see.
+    refuse(RejectKind::NonAffineWrite,
+           "reference '" + VD->getNameAsString() +
+               "', captured by a lambda created before the loop, cannot be followed",
+           DR->getBeginLoc(), "used here");
+    return;
+  }
   if (IVs.count(VD)) {
     if (U != Use::Read)
       refuse(RejectKind::InductionModified,
@@ -453,8 +462,13 @@ PointerRef BodyWalker::resolvePointer(const Expr *E) {
       return P;
     if (const Frame *Owner = ownerFrame(DR))
       return inFrame(Owner, [&] { return resolvePointer(DR); });
-    if (auto It = Cur->Params.find(VD); It != Cur->Params.end())
+    if (auto It = Cur->Params.find(VD); It != Cur->Params.end()) {
+      if (Cur->Rewritten.count(VD) && !VD->getType()->isReferenceType()) {
+        P.Key = "local-pointer"; // the callee moves its copy of the pointer
+        return P;
+      }
       return inFrame(It->second.Caller, [&] { return resolvePointer(It->second.Arg); });
+    }
     for (auto Map : {&Frame::PtrDefs, &Frame::RefDefs})
       if (const Binding *B = localBinding(VD, Map))
         return inFrame(B->Caller, [&] { return resolvePointer(B->Arg); });

@@ -168,7 +168,8 @@ void HostCodeGen::emitIterationVariables(llvm::raw_ostream &OS) {
     OS << (L ? ", " : "") << "__clx_trip" << L << ".Count";
   OS << "};\n      std::uint64_t __clx_idx[" << N << "];\n"
      << "      std::uint64_t __clx_rest = __clx_lo;\n"
-     << "      for (unsigned __clx_d = " << N << "; __clx_d-- > 0;) {\n"
+     // An empty range (an inner level that runs no iteration) has no multi-index.
+     << "      for (unsigned __clx_d = " << N << "; __clx_lo < __clx_hi && __clx_d-- > 0;) {\n"
      << "        __clx_idx[__clx_d] = __clx_rest % __clx_ext[__clx_d];\n"
      << "        __clx_rest /= __clx_ext[__clx_d];\n      }\n"
      << "      for (std::uint64_t __clx_k = __clx_lo; __clx_k < __clx_hi; ++__clx_k, "

@@ -169,6 +169,16 @@ void initCaptures(double *a, int n) {
   }
 }
 
+// An init-capture by reference of a lambda created before the loop was bound then.
+void initCaptureBefore(int *a, const int *b, int n) {
+  auto add = [&r = a[0]](int v) { r = r * 3 + v; };
+  // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE+3]]:3: warning: loop not parallelized: reference 'r', captured by a lambda created before the loop, cannot be followed
+  // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE-2]]:35: note: used here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    add(b[i]);
+}
+
 // A user's operator[] may return any reference.
 struct Vec {
   double *d;

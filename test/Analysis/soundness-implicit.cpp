@@ -124,6 +124,12 @@ void functionName(int *out, int n) {
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; ++i)
     out[i] = initial(i);
+  // Even unevaluated, its size is its function's name's.
+  // CHECK: {{.*}}soundness-implicit.cpp:[[@LINE+3]]:3: warning: loop not parallelized: the body uses '__func__', which would name the function the body is moved to instead of its own
+  // CHECK: {{.*}}soundness-implicit.cpp:[[@LINE+3]]:25: note: used here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = int(sizeof(__func__)) + i;
 }
 
 // __COUNTER__ would count again in every copy of the body, directly or through a macro.

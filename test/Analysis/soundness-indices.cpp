@@ -71,9 +71,13 @@ static void storeAfter(double *b, int j) {
   b[j] = 0;
 }
 static void storeAt(double *b, int j) { b[j] = 0; }
+static void storeMoved(double *b, int j) {
+  ++b;
+  b[j] = 0;
+}
 void calleeParameter(double *b, int n) {
   // CHECK: {{.*}}soundness-indices.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'b' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
-  // CHECK: {{.*}}soundness-indices.cpp:[[@LINE-5]]:3: note: written here
+  // CHECK: {{.*}}soundness-indices.cpp:[[@LINE-9]]:3: note: written here
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; ++i)
     storeAfter(b, i);
@@ -81,4 +85,10 @@ void calleeParameter(double *b, int n) {
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; ++i)
     storeAt(b, i);
+  // A by-value pointer parameter the callee moves is not its argument either.
+  // CHECK: {{.*}}soundness-indices.cpp:[[@LINE+3]]:3: warning: loop not parallelized: writes memory through 'b[j]', which the analysis cannot follow
+  // CHECK: {{.*}}soundness-indices.cpp:[[@LINE-14]]:3: note: write here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    storeMoved(b, i);
 }

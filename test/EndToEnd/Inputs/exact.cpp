@@ -26,7 +26,15 @@ void flat(int n) {
       f[i * 64 + j] = f[i * 64 + j] * 2 + i - j;
 }
 
-int main() {
+// A collapsed nest whose inner level runs no iteration: nothing runs.
+void emptyInner(int m) {
+  [[cluster::gpu_parallel(collapse(2))]]
+  for (int i = 0; i < 10; ++i)
+    for (int j = 0; j < m; ++j)
+      f[i * 64 + j] = -1;
+}
+
+int main(int argc, char **) {
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 64; ++j)
       a[i][j] = (i == j ? 64.0 : 1.0 / (1 + i + 2 * j));
@@ -36,6 +44,7 @@ int main() {
   for (int r = 0; r < 63; ++r)
     eliminate(64, r);
   flat(40);
+  emptyInner(argc - 1);
   double s = 0, t = 0, u = 0;
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 64; ++j) {
