@@ -246,7 +246,8 @@ private:
   void walkLValue(const clang::Expr *E, Use U, bool Partial = false);
   void walkMember(const clang::MemberExpr *ME, Use U);
   void walkDeclRef(const clang::DeclRefExpr *DR, Use U, bool Partial = false);
-  void walkOuterVar(const clang::VarDecl *VD, const clang::DeclRefExpr *DR, Use U);
+  void walkOuterVar(const clang::VarDecl *VD, const clang::Expr *At, Use U);
+  void walkThisMember(const clang::MemberExpr *ME, Use U);
   void walkRangeElement(const clang::Expr *At, Use U, bool Partial = false);
   bool isElementExpr(const clang::Expr *E);
   bool resolveElement(const clang::Expr *E, Access &A);

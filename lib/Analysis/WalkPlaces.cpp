@@ -18,11 +18,7 @@ using namespace clang;
 namespace clustrix {
 namespace analysis {
 
-std::string BodyWalker::keyOf(const void *D) {
-  char Buf[32];
-  std::snprintf(Buf, sizeof Buf, "%p", D);
-  return Buf;
-}
+std::string BodyWalker::keyOf(const void *D) { return pointerKey(D); }
 
 bool BodyWalker::isArrayLike(QualType T) {
   T = T.getNonReferenceType();
@@ -88,8 +84,10 @@ void BodyWalker::walkLValue(const Expr *E, Use U, bool Partial) {
                ME->getBeginLoc(), "written here");
         return;
       }
-      if (Cur->ThisBound)
-        return; // the object's use was recorded at the call (or it is private)
+      if (Cur->ThisBound) {
+        walkThisMember(ME, U);
+        return;
+      }
       walkMember(ME, U);
       return;
     }
@@ -181,6 +179,53 @@ void BodyWalker::walkMember(const MemberExpr *ME, Use U) {
   }
   if (!isArrayLike(FD->getType()))
     noteReachableRead("this->" + FD->getNameAsString(), FD->getType(), nullptr,
+                      ME->getBeginLoc());
+}
+
+/// `this->x` inside a method called on an object: a member of that object.
+void BodyWalker::walkThisMember(const MemberExpr *ME, Use U) {
+  if (Cur->ThisPrivate)
+    return;
+  const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!FD)
+    return;
+  PointerRef Obj = resolveObject(ME->getBase()->IgnoreParenImpCasts());
+  if (Obj.Ok && Obj.Private)
+    return;
+  if (Obj.Ok && Obj.Key == "this") {
+    walkMember(ME, U); // a lambda in the loop's own member function
+    return;
+  }
+  if (!Obj.Ok) {
+    refuse(U == Use::Read ? RejectKind::UnboundedAccess : RejectKind::NonAffineWrite,
+           "member '" + FD->getNameAsString() + "' of an object the analysis cannot follow",
+           ME->getBeginLoc(), "member here");
+    return;
+  }
+  if (!Obj.Subs.empty() && !Obj.Scalar) {
+    // A member of an element: part of that element.
+    Access A;
+    A.Key = Obj.Key;
+    A.Name = Obj.Name;
+    A.Decl = Obj.Decl;
+    A.BaseType = Obj.BaseType;
+    A.MayAlias = Obj.MayAlias;
+    A.Subs = Obj.Subs;
+    recordAccess(A, U, /*Partial=*/true, ME);
+    return;
+  }
+  // A member of a whole object: a use of that object, as `s.x` is a use of s.
+  if (const auto *VD = dyn_cast_or_null<VarDecl>(Obj.Decl)) {
+    walkOuterVar(VD, ME, U);
+    return;
+  }
+  if (U != Use::Read)
+    refuse(RejectKind::CarriedScalar,
+           "member '" + Obj.Name + "." + FD->getNameAsString() +
+               "' is written by every iteration and read after it",
+           ME->getBeginLoc(), "written here");
+  else if (!isArrayLike(FD->getType()))
+    noteReachableRead(Obj.Name + "." + FD->getNameAsString(), FD->getType(), nullptr,
                       ME->getBeginLoc());
 }
 
@@ -281,7 +326,7 @@ void BodyWalker::walkDeclRef(const DeclRefExpr *DR, Use U, bool Partial) {
 }
 
 /// A use of a variable declared outside the loop.
-void BodyWalker::walkOuterVar(const VarDecl *VD, const DeclRefExpr *DR, Use U) {
+void BodyWalker::walkOuterVar(const VarDecl *VD, const Expr *DR, Use U) {
   if (VD->hasGlobalStorage() && !VD->isStaticLocal() && VD->getType().isConstQualified())
     return; // a constant
   if (VD->isStaticLocal() && Cur->Fn) {
@@ -450,8 +495,13 @@ PointerRef BodyWalker::resolvePointer(const Expr *E) {
     return resolvePointer(CE->getSubExpr());
   if (isa<CXXThisExpr>(E)) {
     P = resolveObject(E);
-    if (P.Ok)
-      P.Subs.push_back(Polynomial::constant(0));
+    if (P.Ok) {
+      // The object of the call: an element already (`a[i].f()`, `p->f()`), or a whole one.
+      if (P.Subs.empty()) {
+        P.Scalar = P.Key != "this";
+        P.Subs.push_back(Polynomial::constant(0));
+      }
+    }
     return P;
   }
   if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
@@ -853,11 +903,21 @@ Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
     return Polynomial::variable({VD, VD->getNameAsString(), false});
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && !Cur->Fn &&
-        ME->getType()->isIntegerType())
-      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
-        return Polynomial::variable({FD, "this->" + FD->getNameAsString(), false});
-    return Polynomial::invalid();
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD || !ME->getType()->isIntegerType() || ME->getType().isVolatileQualified())
+      return Polynomial::invalid();
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && !Cur->Fn)
+      return Polynomial::variable({FD, "this->" + FD->getNameAsString(), false});
+    // A member of a shared object (`in.n`, `p->n`, a member of the object a method was called
+    // on): a symbol named by its path. A loop that writes the object is refused for that.
+    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    PointerRef Obj = ME->isArrow() ? resolvePointer(Base) : resolveObject(Base);
+    if (!Obj.Ok || Obj.Private)
+      return Polynomial::invalid();
+    PointerRef Field = resolveField(Obj, FD);
+    if (!Field.Ok || Field.Key.rfind("this.", 0) == 0)
+      return Polynomial::invalid();
+    return Polynomial::variable({internKey(Field.Key), Field.Name, false});
   }
   bool Wraps = E->getType()->isUnsignedIntegerOrEnumerationType();
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
