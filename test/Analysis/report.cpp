@@ -80,6 +80,7 @@ void refused(int n, double *a) {
 // CHECK:          "decision": "refused",
 // CHECK:          "function": "refused",
 // CHECK:          "line": 26,
+// CHECK-NEXT:     "privates": [],
 // CHECK-NEXT:     "reasons": [
 // CHECK-NEXT:       {
 // CHECK-NEXT:         "column": 5,
