@@ -1131,7 +1131,9 @@ class Program:
             cast_hi = cast + hi_txt if cast else hi_txt
         if not down:
             vals = list(range(lo, hi, step))
-            if step == 1:
+            if simple:
+                form = '<'      # the unusual shapes edit this form of the condition
+            elif step == 1:
                 form = r.wpick([(8, '<'), (1, '<='), (1, '!=' if hi >= lo else '<'),
                                 (0.5, '= +')])
             else:
@@ -1792,14 +1794,17 @@ class Program:
                            None if T == 'unsigned' else 4 * DBL_LIMIT, T != 'double'), T).t
         kind = r.choice(['index-by-ref', 'param-index-modified', 'param-pointer-modified',
                          'pointer-by-ref', 'returned-ref', 'struct-pointer-member',
-                         'pointer-arith-in-body'])
+                         'pointer-arith-in-body', 'pointer-local', 'inner-var-by-ref'])
+        if kind == 'inner-var-by-ref':
+            return self.inner_var_by_ref(L)
         L.tags.add(kind)
         if kind == 'index-by-ref':
             j = self.fresh('jj')
+            src = X.at(i) if r.chance(0.7) else X.at('%s - 1' % j)
             stmts = ['int %s = %s;' % (j, i), '%s(%s);' % (self.helper('adv', T), j),
-                     '%s = %s;' % (X.at(j), fix_store(Ex('%s * 3 + %s' % (
-                         paren(X.at('%s - 1' % j)), one), T, None if T == 'unsigned' else
-                         4 * DBL_LIMIT, T != 'double'), T).t)]
+                     '%s = %s;' % (X.at(j), fix_store(Ex('%s * 3 + %s' % (paren(src), one), T,
+                                                         None if T == 'unsigned' else
+                                                         4 * DBL_LIMIT, T != 'double'), T).t)]
         elif kind == 'param-index-modified':
             stmts = ['%s(%s, %s, %s);' % (self.helper('shiftk', T), X.ptr, i, val)]
         elif kind == 'param-pointer-modified':
@@ -1818,6 +1823,12 @@ class Program:
                      '%s.p[1] = %s;' % (h, fix_store(Ex('%s.p[0] * 3 + %s' % (h, one), T,
                                                         None if T == 'unsigned' else
                                                         4 * DBL_LIMIT, T != 'double'), T).t)]
+        elif kind == 'pointer-local':
+            w = self.fresh('w')
+            stmts = ['%s *%s = %s + %s;' % (T, w, X.ptr, i),
+                     '%s[1] = %s;' % (w, fix_store(Ex('%s[0] * 3 + %s' % (w, one), T,
+                                                      None if T == 'unsigned' else
+                                                      4 * DBL_LIMIT, T != 'double'), T).t)]
         else:
             w = self.fresh('w')
             stmts = ['%s *%s = %s;' % (T, w, X.ptr), '%s += %s;' % (w, i),
@@ -1825,6 +1836,31 @@ class Program:
                                                       None if T == 'unsigned' else
                                                       4 * DBL_LIMIT, T != 'double'), T).t)]
         return self.sp_wrap(b, stmts)
+
+    def inner_var_by_ref(self, L):
+        """An inner loop whose variable a helper advances by reference: with an odd row length
+        the last write lands on the next row's first element, which the next iteration reads."""
+        pre, fors, post, clauses = self.header(L, 'rows', simple=True)
+        flats = [v for v in L.views2 if v.kind == 'flat' and v.cols % 2 == 1 and
+                 self.R < v.rhi + 1 and v.elem != 'double']
+        if not flats or self.R < 2:
+            return None
+        v = self.rnd.choice(flats)
+        i = L.vars[0].name
+        # Rows 0 .. R-2, so that the write one past the row stays inside the vector.
+        fl = fors[0].replace('< %d;' % self.R, '< %d;' % (self.R - 1))
+        assert fl != fors[0]
+        L.tags.add('inner-var-by-ref')
+        j = self.fresh('j')
+        T = v.elem
+        stmts = ['for (int %s = 0; %s < %d; ++%s) {' % (j, j, v.cols, j),
+                 '  %s(%s);' % (self.helper('adv', T), j),
+                 '  %s = %s;' % (v.at(i, j), fix_store(Ex('%s * 3 + (%s)%s' % (
+                     paren(v.at(i, '0')), T, j), T, None if T == 'unsigned' else 4 * INT_MASK,
+                     True), T).t),
+                 '}']
+        lines = pre + ['  @ATTR', '  %s { @FOR' % fl] + ['    ' + x for x in stmts] + ['  }']
+        return lines + post, clauses
 
     def sp_alias_call(self, L):
         """A helper with two pointer parameters, called with pointers into one array."""
@@ -1882,7 +1918,8 @@ class Program:
         v = self.rnd.choice(aos)
         i = L.vars[0].name
         kind = self.rnd.choice(['self-arg', 'neighbour-arg', 'outer-object', 'outer-object-self',
-                                'binding', 'binding-outer', 'binding-copy-neighbour'])
+                                'binding', 'binding-outer', 'binding-copy-neighbour',
+                                'struct-copy', 'struct-copy-neighbour'])
         L.tags.add('method-' + kind)
         T = v.elem
         last = '%d' % (v.rhi - 1)
@@ -1901,6 +1938,13 @@ class Program:
             stmts = ['auto &[vv, ww] = %s[%s];' % (v.name, i),
                      'ww = %s;' % fix_store(Ex('ww + vv[0]', T, None if T == 'unsigned' else
                                                2 * DBL_LIMIT, T != 'double'), T).t]
+        elif kind == 'struct-copy':
+            stmts = ['%s t = %s[%s];' % (v.decl, v.name, i),
+                     't.w = %s;' % fix_store(Ex('t.w + t.v[0]', T, None if T == 'unsigned' else
+                                                2 * DBL_LIMIT, T != 'double'), T).t,
+                     '%s[%s] = t;' % (v.name, i)]
+        elif kind == 'struct-copy-neighbour':
+            stmts = ['%s[%s] = %s[%s];' % (v.name, i, v.name, nb)]
         elif kind == 'binding-outer':
             stmts = ['auto &[vv, ww] = %s[%s];' % (v.name, last),
                      'ww = %s;' % fix_store(Ex('ww + %s[%s].v[0]' % (v.name, i), T,
@@ -1926,7 +1970,8 @@ class Program:
         y = Ex('(%s & 1023)' % y.t, 'int', 1023, True) if not (y.nn and y.b <= 1023) else y
         s = self.fresh('s')
         kind = r.choice(['address', 'reference', 'ref-helper', 'read-in-body', 'mixed-ops',
-                         'wrong-clause', 'user-max', 'float-no-clause', 'two-vars-one-update'])
+                         'wrong-clause', 'user-max', 'float-no-clause', 'two-vars-one-update',
+                         'read-via-pointer', 'lambda-by-ref'])
         L.tags.add('reduction-' + kind)
         pre = ['  int %s = 0;' % s]
         post = ['  dt_val("%s %s", %s);' % (L.tag, s, s)]
@@ -1942,6 +1987,13 @@ class Program:
                                                                  True))]
         elif kind == 'mixed-ops':
             stmts = ['%s += %s;' % (s, y.t), '%s ^= %s;' % (s, i)]
+        elif kind == 'read-via-pointer':
+            pre.append('  const int *%s_p = &%s;' % (s, s))
+            stmts = ['%s += %s;' % (s, y.t), self.store_x(b, Ex('*%s_p & 1023' % s, 'int', 1023,
+                                                                 True))]
+        elif kind == 'lambda-by-ref':
+            pre.append('  auto %s_add = [&](int v) { %s += v; };' % (s, s))
+            stmts = ['%s_add(%s);' % (s, y.t)]
         elif kind == 'wrong-clause':
             stmts = ['%s += %s;' % (s, y.t)]
             clauses = ['reduce(max: %s)' % s]
@@ -1969,12 +2021,64 @@ class Program:
         i = L.vars[0].name
         m = self.fresh('m')
         pre, fl, post, clauses, X, Y, body = b
-        fl = fl.replace('< n', '< %s' % m)
-        L.tags.add('bound-modified')
-        stmts = ['if (%s == %d)' % (i, self.n // 2), '  %s = %s - 1;' % (m, m),
-                 self.store_x(b, Ex('%s + %s' % (i, m), 'int', 2 * self.n + 4, True))]
-        return self.sp_wrap((pre, fl, post, clauses, X, Y, body), stmts, ['  int %s = n;' % m],
+        fl = fl.replace('< n;', '< %s;' % m)
+        assert m in fl
+        kind = self.rnd.choice(['direct', 'via-pointer', 'via-reference'])
+        L.tags.add('bound-modified-' + kind)
+        extra = ['  int %s = n;' % m]
+        target = m
+        if kind == 'via-pointer':
+            extra.append('  int *%s_p = &%s;' % (m, m))
+            target = '*%s_p' % m
+        elif kind == 'via-reference':
+            extra.append('  int &%s_r = %s;' % (m, m))
+            target = '%s_r' % m
+        stmts = ['if (%s == %d)' % (i, self.n // 2), '  %s = %s - 1;' % (target, target),
+                 self.store_x(b, Ex('%s + 1' % i, 'int', self.n + 4, True))]
+        return self.sp_wrap((pre, fl, post, clauses, X, Y, body), stmts, extra,
                             ['  dt_val("%s %s", %s);' % (L.tag, m, m)])
+
+    def sp_scalar_alias(self, L):
+        """A scalar the loop reads, changed part-way through the loop by a write through a
+        pointer or reference made before the loop: later iterations must see the new value."""
+        b = self.sp_base(L)
+        if not b:
+            return None
+        i = L.vars[0].name
+        k = self.fresh('k')
+        kind = self.rnd.choice(['via-pointer', 'via-reference'])
+        L.tags.add('scalar-changed-' + kind)
+        if kind == 'via-pointer':
+            extra = ['  int %s = 3;' % k, '  int *%s_p = &%s;' % (k, k)]
+            target = '*%s_p' % k
+        else:
+            extra = ['  int %s = 3;' % k, '  int &%s_r = %s;' % (k, k)]
+            target = '%s_r' % k
+        stmts = [self.store_x(b, Ex('%s + %s' % (k, i), 'int', self.n + 12, True)),
+                 'if (%s == %d)' % (i, self.n // 2), '  %s = 7;' % target]
+        return self.sp_wrap(b, stmts, extra, ['  dt_val("%s %s", %s);' % (L.tag, k, k)])
+
+    def sp_append_alias(self, L):
+        """Two spellings of one vector appended to in the same loop."""
+        b = self.sp_base(L)
+        if not b:
+            return None
+        i = L.vars[0].name
+        out = self.fresh('out')
+        kind = self.rnd.choice(['reference', 'two-vectors'])
+        L.tags.add('append-' + kind)
+        if kind == 'reference':
+            extra = ['  std::vector<int> %s;' % out, '  std::vector<int> &%s_r = %s;' % (out, out)]
+            stmts = ['%s.push_back(%s);' % (out, i), '%s_r.push_back(-%s);' % (out, i)]
+        else:
+            extra = ['  std::vector<int> %s;' % out, '  std::vector<int> %s_b;' % out]
+            stmts = ['%s.push_back(%s);' % (out, i), 'if (%s %% 3 == 0)' % i,
+                     '  %s_b.push_back(-%s);' % (out, i)]
+        post = ['  dt_val("%s %s.size", (long long)%s.size());' % (L.tag, out, out),
+                '  dt_arr("%s %s", %s.data(), %s.size());' % (L.tag, out, out, out)]
+        if kind == 'two-vectors':
+            post += ['  dt_arr("%s %s_b", %s_b.data(), %s_b.size());' % (L.tag, out, out, out)]
+        return self.sp_wrap(b, stmts, extra, post)
 
     def sp_control(self, L):
         b = self.sp_base(L)
@@ -2047,16 +2151,21 @@ class Program:
               L.vars[0].hi < v.hi]
         if not ys:
             return None
+        val = fix_store(Ex('%s + 1' % i, 'int', self.n + 4, True), X.elem).t
+        if X.ptr and ys[0].ptr and self.rnd.chance(0.5):
+            L.tags.add('conditional-pointer')
+            return self.sp_wrap(b, ['(%s %% 3 == 0 ? %s : %s)[%s] = %s;' % (
+                i, X.ptr, ys[0].ptr, i, val)])
         L.tags.add('conditional-lvalue')
-        return self.sp_wrap(b, ['(%s %% 3 == 0 ? %s : %s) = %s;' % (
-            i, X.at(i), ys[0].at(i), fix_store(Ex('%s + 1' % i, 'int', self.n + 4, True),
-                                               X.elem).t)])
+        return self.sp_wrap(b, ['(%s %% 3 == 0 ? %s : %s) = %s;' % (i, X.at(i), ys[0].at(i),
+                                                                   val)])
 
 
 SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'throw', 'default_arg', 'ctor',
             'helper_state', 'lambda', 'ref_in_body', 'hidden_shift', 'hidden_shift',
             'alias_call', 'alias_call', 'two_refs', 'methods', 'reduction_misuse',
-            'bound_modified', 'control', 'constexpr', 'extent', 'conditional_lvalue']
+            'bound_modified', 'control', 'constexpr', 'extent', 'conditional_lvalue',
+            'scalar_alias', 'append_alias']
 
 
 def printer(ty):
