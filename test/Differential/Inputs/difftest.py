@@ -366,7 +366,7 @@ def reduce_failure(cfg, folder, p, f, expected, accepted):
                 run(serial_cmd(cfg, src, serial), 600)[0] != 0:
             continue
         exp = split_output(run([serial], cfg.timeout)[1]).get(p['program'], [])
-        for _ in range(3):
+        for _ in range(5):
             outs = {}
             for n in DEVICE_COUNTS:
                 st, text, log = run_program(cfg, exe, n)

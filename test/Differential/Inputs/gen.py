@@ -684,6 +684,9 @@ class Body:
             return [ind + line]
         if kind == 'callw':
             return self.call_write(ind)
+        if kind == 'continue':
+            L.tags.add('continue' if depth == 0 or len(L.vars) == L.n_par else 'inner-continue')
+            return ['%sif (%s)' % (ind, self.cond()), '%s  continue;' % ind]
         return []
 
     def pick_target(self):
@@ -777,6 +780,11 @@ class Body:
             accty = r.choice(TYPES)
             acc = prog.fresh('acc')
             out.append('%s%s %s = %s;' % (ind, accty, acc, lit(accty, 0).t))
+        # An attribute on the inner loop too (refused as nested, or ignored); dropped with the
+        # outer one when the loop is not annotated.
+        if r.chance(0.08):
+            out.append('%s@INNERATTR' % ind)
+            L.tags.add('nested-attribute')
         out.append('%s%s {' % (ind, head))
         L.vars.append(LVar(j, 'int', 0, k - 1))
         saved_trips, saved_locals = L.trips, len(L.locals)
@@ -789,6 +797,9 @@ class Body:
                 out.append('%s  %s = std::fmod(%s + %s, 4096.0);' % (ind, acc, acc, paren(e)))
             else:
                 out.append('%s  %s += %s;' % (ind, acc, paren(e)))
+        if r.chance(0.1):
+            out += ['%s  if (%s)' % (ind, self.cond()), '%s    break;' % ind]
+            L.tags.add('inner-break')
         out += self.stmts(r.randint(1, 2), depth + 1, ind + '  ', weights)
         out.append('%s}' % ind)
         del L.locals[saved_locals:]
@@ -1309,6 +1320,9 @@ class Program:
                         macro = '%sPAR%d' % (self.p, k)
                         self.decls.append('#define %s [[cluster::%s]]' % (macro, attr))
                         out.append(ind + macro)
+            elif line.strip() == '@INNERATTR':
+                if annotate:
+                    out.append(line.replace('@INNERATTR', '[[cluster::gpu_parallel]]'))
             elif line.rstrip().endswith('@FOR'):
                 out.append(line.replace('@FOR', '// ' + marker))
             else:
@@ -1420,7 +1434,7 @@ class Program:
             for _ in range(r.randint(1, 2)):
                 self.make_lambda(L, pre)
         weights = {'store': 5, 'rmw': 1.5, 'local': 2, 'if': 1.5, 'inner': 1, 'red': 2,
-                   'append': 1.5, 'callw': 1}
+                   'append': 1.5, 'callw': 1, 'continue': 0.2}
         if flavor == 'calls':
             weights['callw'] = 4
         if flavor in ('rows',):
@@ -1582,8 +1596,14 @@ class Program:
         if not b:
             return None
         i = L.vars[0].name
-        L.tags.add('func-name')
-        e = Ex('(int)__func__[%s %% %d]' % (i, len(L.fn_name)), 'int', 127, True)
+        kind = self.rnd.choice(['element', 'first', 'sizeof'])
+        L.tags.add('func-name-' + kind)
+        if kind == 'element':
+            e = Ex('(int)__func__[%s %% %d]' % (i, len(L.fn_name)), 'int', 127, True)
+        elif kind == 'first':
+            e = Ex('(int)__func__[0] + %s' % i, 'int', 127 + self.n, True)
+        else:
+            e = Ex('(int)sizeof(__func__) + %s' % i, 'int', 64 + self.n, True)
         return self.sp_wrap(b, [self.store_x(b, e)])
 
     def sp_line_macro(self, L):
