@@ -24,7 +24,8 @@ Most loops are safe shapes that the compiler should accept; a minority are unsaf
 (dependences, aliasing at call sites, escapes, side effects in constructors, default arguments,
 exceptions, __func__, ...) and must be refused: a refused loop runs serially and must match.
 
-Usage: gen.py --seed S [--first K] [--count N] [--only-loop L] -o out.cpp [--manifest out.json]
+Usage: gen.py --seed S [--first K] [--count N] [--only-loop L] [--skip K,...] -o out.cpp
+              [--manifest out.json]
 """
 
 import argparse
@@ -309,11 +310,10 @@ class Loop:
         self.appends = []         # (vector name, element type)
         self.locals = []          # Ex of body locals in scope
         self.scalars = []         # Ex of read-only outer scalars
-        self.lambdas = []         # (name, kind, elem, extra)
+        self.lambdas = []         # (name, kind, element type, or for 'lref' the view written, _)
         self.tags = set()
         self.n_par = 1
         self.idx = None
-        self.trips = 1            # how often a statement at the current depth runs, at most
         self.hazard = 0.08        # chance that a read of a written array uses another subscript
         self.fn_name = None       # the enclosing function, for __func__
         self.extents = set()      # pointers read through subscripts that are not affine
@@ -787,8 +787,7 @@ class Body:
             L.tags.add('nested-attribute')
         out.append('%s%s {' % (ind, head))
         L.vars.append(LVar(j, 'int', 0, k - 1))
-        saved_trips, saved_locals = L.trips, len(L.locals)
-        L.trips *= k
+        saved_locals = len(L.locals)
         if acc:
             e = shrink(self.expr(accty, 1))
             if accty == 'int':
@@ -804,7 +803,6 @@ class Body:
         out.append('%s}' % ind)
         del L.locals[saved_locals:]
         L.vars.pop()
-        L.trips = saved_trips
         if acc:
             L.locals.append(Ex(acc, accty, {'int': INT_MASK, 'double': DBL_LIMIT,
                                             'unsigned': None}[accty], accty != 'double'))
