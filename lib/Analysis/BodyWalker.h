@@ -255,6 +255,8 @@ private:
   PointerRef resolveObject(const clang::Expr *E);
   PointerRef resolveVar(const clang::VarDecl *VD, const clang::Expr *At);
   PointerRef resolveField(const PointerRef &Base, const clang::FieldDecl *FD);
+  PointerRef resolveAddressOf(const clang::UnaryOperator *UO);
+  PointerRef resolveMemberPointer(const clang::MemberExpr *ME);
   PointerRef resolveAggregateField(const clang::VarDecl *VD, const clang::FieldDecl *FD);
   const Binding *localBinding(const clang::VarDecl *VD,
                               std::map<const clang::VarDecl *, Binding> Frame::*Map) const;

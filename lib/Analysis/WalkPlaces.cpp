@@ -560,31 +560,8 @@ PointerRef BodyWalker::resolvePointer(const Expr *E) {
     }
     return P;
   }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf) {
-    const Expr *Sub = UO->getSubExpr()->IgnoreParens();
-    Access A;
-    if (resolveElement(Sub, A)) {
-      P.Ok = true;
-      P.Private = A.Key == "private";
-      P.Key = A.Key;
-      P.Name = A.Name;
-      P.Decl = A.Decl;
-      P.BaseType = A.BaseType;
-      P.MayAlias = A.MayAlias;
-      P.Scalar = A.Scalar;
-      P.Subs = A.Subs;
-      return P;
-    }
-    if (!A.Key.empty())
-      return P;
-    // The address of a whole object: one element at offset 0.
-    P = resolveObject(Sub);
-    if (P.Ok) {
-      P.Scalar = !Ctx.getAsArrayType(Sub->getType()) && !isStdContainer(Sub->getType());
-      P.Subs.push_back(Polynomial::constant(0));
-    }
-    return P;
-  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+    return resolveAddressOf(UO);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
     if (MD && MD->getIdentifier() && MD->getName() == "data" &&
@@ -595,28 +572,60 @@ PointerRef BodyWalker::resolvePointer(const Expr *E) {
     }
     return P;
   }
-  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    // A pointer member: what it points to.
-    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    if (!FD)
-      return P;
-    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
-    if (!ME->isArrow())
-      if (const auto *DR = dyn_cast<DeclRefExpr>(Base))
-        if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()); VD && !ownerFrame(DR))
-          if (isPrivate(VD) && !VD->getType()->isReferenceType() && !Cur->Params.count(VD))
-            return resolveAggregateField(VD, FD);
-    PointerRef Obj = resolveObject(ME);
-    if (!Obj.Ok || Obj.Private) {
-      P.Key = Obj.Key.empty() ? "local-pointer" : Obj.Key;
-      return P;
-    }
-    Obj.MayAlias = true; // whatever the member points to
-    Obj.Key += "*";
-    Obj.Subs.push_back(Polynomial::constant(0));
-    return Obj;
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return resolveMemberPointer(ME);
+  return P;
+}
+
+/// `&x`: an element's address (root and subscripts), or a whole object's (one element).
+PointerRef BodyWalker::resolveAddressOf(const UnaryOperator *UO) {
+  PointerRef P;
+  const Expr *Sub = UO->getSubExpr()->IgnoreParens();
+  Access A;
+  if (resolveElement(Sub, A)) {
+    P.Ok = true;
+    P.Private = A.Key == "private";
+    P.Key = A.Key;
+    P.Name = A.Name;
+    P.Decl = A.Decl;
+    P.BaseType = A.BaseType;
+    P.MayAlias = A.MayAlias;
+    P.Scalar = A.Scalar;
+    P.Subs = A.Subs;
+    return P;
+  }
+  if (!A.Key.empty())
+    return P;
+  // The address of a whole object: one element at offset 0.
+  P = resolveObject(Sub);
+  if (P.Ok) {
+    P.Scalar = !Ctx.getAsArrayType(Sub->getType()) && !isStdContainer(Sub->getType());
+    P.Subs.push_back(Polynomial::constant(0));
   }
   return P;
+}
+
+/// A pointer member (`s.p`, `this->p`, `q->p`): what it points to.
+PointerRef BodyWalker::resolveMemberPointer(const MemberExpr *ME) {
+  PointerRef P;
+  const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!FD)
+    return P;
+  const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+  if (!ME->isArrow())
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Base))
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()); VD && !ownerFrame(DR))
+        if (isPrivate(VD) && !VD->getType()->isReferenceType() && !Cur->Params.count(VD))
+          return resolveAggregateField(VD, FD);
+  PointerRef Obj = resolveObject(ME);
+  if (!Obj.Ok || Obj.Private) {
+    P.Key = Obj.Key.empty() ? "local-pointer" : Obj.Key;
+    return P;
+  }
+  Obj.MayAlias = true; // whatever the member points to
+  Obj.Key += "*";
+  Obj.Subs.push_back(Polynomial::constant(0));
+  return Obj;
 }
 
 /// The value of pointer field FD of a private aggregate VD defined once by an initializer list.
@@ -844,105 +853,6 @@ void BodyWalker::recordAccess(Access A, Use U, bool Partial, const Expr *At) {
   }
   Facts.Cost.access();
   Facts.Accesses.push_back(std::move(A));
-}
-
-// --- Polynomials --------------------------------------------------------------------------------
-
-/// The subscript polynomial of E. Conversions that truncate make it invalid (they can map two
-/// iterations to one element); a change of sign is kept, as address arithmetic wraps alike.
-/// With Exact, the polynomial must also be E's value (for loop bounds, whose order matters):
-/// conversions must keep every value and unsigned arithmetic, which may wrap, is refused.
-Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
-  if (!E)
-    return Polynomial::invalid();
-  E = E->IgnoreParens();
-  if (!E->isValueDependent() && !E->isTypeDependent() && E->getType()->isIntegerType()) {
-    Expr::EvalResult ER;
-    if (E->EvaluateAsInt(ER, Ctx) && ER.Val.getInt().getSignificantBits() <= 64)
-      return Polynomial::constant(ER.Val.getInt().getSExtValue());
-  }
-  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
-    return polyOf(DA->getExpr(), Exact);
-  if (const auto *CE = dyn_cast<CastExpr>(E)) {
-    const Expr *Sub = CE->getSubExpr();
-    switch (CE->getCastKind()) {
-    case CK_LValueToRValue:
-    case CK_NoOp:
-      return polyOf(Sub, Exact);
-    case CK_IntegralCast:
-      if (Exact ? preservesValue(Sub->getType(), CE->getType(), Ctx)
-                : keepsDistinct(Sub->getType(), CE->getType(), Ctx))
-        return polyOf(Sub, Exact);
-      return Polynomial::invalid();
-    default:
-      return Polynomial::invalid();
-    }
-  }
-  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
-    const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
-    if (!VD || VD->getType()->isReferenceType())
-      return Polynomial::invalid();
-    if (const Frame *Owner = ownerFrame(DR))
-      return inFrame(Owner, [&] { return polyOf(E, Exact); });
-    if (auto It = IVPolys.find(VD); It != IVPolys.end())
-      return It->second;
-    if (auto It = InnerVars.find(VD); It != InnerVars.end())
-      return Polynomial::variable(It->second);
-    for (const Frame *F = Cur; F; F = F->Parent) {
-      const auto &Defs = Exact ? F->ExactDefs : F->IntDefs;
-      if (auto It = Defs.find(VD); It != Defs.end())
-        return It->second;
-      if (F->Params.count(VD) || F->Fn == nullptr)
-        break;
-    }
-    if (isPrivate(VD) || Cur->Fn)
-      return Polynomial::invalid();
-    if (!VD->getType()->isIntegerType() || VD->getType().isVolatileQualified())
-      return Polynomial::invalid();
-    // An outer integer: a symbol. A loop that writes it is refused for that write.
-    return Polynomial::variable({VD, VD->getNameAsString(), false});
-  }
-  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    if (!FD || !ME->getType()->isIntegerType() || ME->getType().isVolatileQualified())
-      return Polynomial::invalid();
-    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && !Cur->Fn)
-      return Polynomial::variable({FD, "this->" + FD->getNameAsString(), false});
-    // A member of a shared object (`in.n`, `p->n`, a member of the object a method was called
-    // on): a symbol named by its path. A loop that writes the object is refused for that.
-    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
-    PointerRef Obj = ME->isArrow() ? resolvePointer(Base) : resolveObject(Base);
-    if (!Obj.Ok || Obj.Private)
-      return Polynomial::invalid();
-    PointerRef Field = resolveField(Obj, FD);
-    if (!Field.Ok || Field.Key.rfind("this.", 0) == 0)
-      return Polynomial::invalid();
-    return Polynomial::variable({internKey(Field.Key), Field.Name, false});
-  }
-  bool Wraps = E->getType()->isUnsignedIntegerOrEnumerationType();
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    if (Exact && Wraps)
-      return Polynomial::invalid();
-    Polynomial L = polyOf(BO->getLHS(), Exact);
-    Polynomial Rr = polyOf(BO->getRHS(), Exact);
-    switch (BO->getOpcode()) {
-    case BO_Add: return L + Rr;
-    case BO_Sub: return L - Rr;
-    case BO_Mul: return L * Rr;
-    case BO_Shl:
-      if (auto C = Rr.asConstant(); C && *C >= 0 && *C < 62)
-        return L.scaled(int64_t(1) << *C);
-      return Polynomial::invalid();
-    default: return Polynomial::invalid();
-    }
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_Minus && !(Exact && Wraps))
-      return -polyOf(UO->getSubExpr(), Exact);
-    if (UO->getOpcode() == UO_Plus)
-      return polyOf(UO->getSubExpr(), Exact);
-  }
-  return Polynomial::invalid();
 }
 
 } // namespace analysis
