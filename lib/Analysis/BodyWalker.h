@@ -81,6 +81,9 @@ struct Access {
   bool Read = false, Write = false;
   bool Conditional = false;
   bool Partial = false;  ///< Writes a part (a field) of the element.
+  /// The members of the element it touches, outermost first (empty: the whole element). A null
+  /// entry is a member the walk does not name (an anonymous union's).
+  std::vector<const clang::FieldDecl *> Fields;
   bool Affine = true;
   /// The root is reached through a pointer, a reference, `this` or a view.
   bool MayAlias = false;
@@ -295,6 +298,8 @@ private:
   const clang::VarDecl *RangeVar = nullptr; ///< Element variable of a parallel range-based loop.
   PointerRef RangeBase;                     ///< Its range.
   unsigned CondDepth = 0, BreakDepth = 0, CallDepth = 0;
+  /// The members being walked into, innermost last (WalkPlaces.cpp: element members).
+  std::vector<const clang::FieldDecl *> FieldPath;
   /// While a structured binding's hidden expression is walked: the use of the binding.
   const clang::Expr *UseSite = nullptr;
 };

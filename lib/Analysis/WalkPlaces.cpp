@@ -95,7 +95,9 @@ void BodyWalker::walkLValue(const Expr *E, Use U, bool Partial) {
       // p->x is (*p).x: an element access of p's pointee.
       Access A;
       if (resolveElement(E, A)) {
+        FieldPath.push_back(dyn_cast<FieldDecl>(ME->getMemberDecl()));
         recordAccess(A, U, true, ME);
+        FieldPath.pop_back();
         return;
       }
       if (U == Use::Read)
@@ -111,7 +113,11 @@ void BodyWalker::walkLValue(const Expr *E, Use U, bool Partial) {
       return;
     }
     if (isElementExpr(Base)) {
+      // A member of an element: the element's access, with the member's path (fields of one
+      // element that do not overlap are no dependence).
+      FieldPath.push_back(dyn_cast<FieldDecl>(ME->getMemberDecl()));
       walkLValue(Base, U == Use::Read ? Use::Read : U, /*Partial=*/true);
+      FieldPath.pop_back();
       return;
     }
     // s.x on a struct variable: a use of s.
@@ -821,6 +827,7 @@ void BodyWalker::recordAccess(Access A, Use U, bool Partial, const Expr *At) {
   A.Read = U != Use::Write || Partial;
   A.Write = U != Use::Read;
   A.Partial = Partial;
+  A.Fields.assign(FieldPath.rbegin(), FieldPath.rend());
   A.Conditional = CondDepth > 0;
   A.Loc = At->getBeginLoc();
   for (const Polynomial &P : A.Subs)
