@@ -204,6 +204,10 @@ public:
       if (BO->getOpcode() == BO_Add) return A + B;
       if (BO->getOpcode() == BO_Sub) return A - B;
       if (BO->getOpcode() == BO_Mul) return A * B;
+      // `n / 2`: a symbol the exact dependence test relates to n (Polynomial.h, Quotient).
+      if (BO->getOpcode() == BO_Div && A.isValid() && A.loopVars().empty())
+        if (std::optional<int64_t> D = B.asConstant(); D && *D > 0)
+          return Polynomial::variable(quotientSymbol(A, *D));
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Minus)
       return -exactValue(UO->getSubExpr());
@@ -236,6 +240,10 @@ public:
       if (BO->getOpcode() == BO_Add) return A + B;
       if (BO->getOpcode() == BO_Sub) return A - B;
       if (BO->getOpcode() == BO_Mul) return A * B;
+      // `n / 2`: a symbol the exact dependence test relates to n (Polynomial.h, Quotient).
+      if (BO->getOpcode() == BO_Div && A.isValid() && A.loopVars().empty())
+        if (std::optional<int64_t> D = B.asConstant(); D && *D > 0)
+          return Polynomial::variable(quotientSymbol(A, *D));
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Minus)
       return -polyOfSimple(UO->getSubExpr());

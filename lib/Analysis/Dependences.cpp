@@ -60,12 +60,13 @@ bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
       if (Independent)
         continue;
       bool OtherWrites = I == J || As[J]->Write;
-      if (Res.Kind == DepKind::Unknown) {
-        // The cheap tests cannot decide: the exact one (isl) proves independence or finds two
-        // iterations that touch one element.
-        if (std::optional<ExactAnswer> X = testExactly(Subs[I], Subs[J], Nest.NormVars, Ranges)) {
-          if (!X->Conflict)
-            continue;
+      // The cheap tests ignore the loops' bounds: a dependence they find may need iterations
+      // outside the iteration space (a triangular nest's rows below the diagonal). The exact
+      // test (isl) proves independence or finds two iterations that touch one element.
+      if (std::optional<ExactAnswer> X = testExactly(Subs[I], Subs[J], Nest.NormVars, Ranges)) {
+        if (!X->Conflict)
+          continue;
+        if (Res.Kind == DepKind::Unknown) {
           Res.Kind = DepKind::Dependent;
           Res.Why = X->Witness.empty() ? "two iterations touch the same element"
                                        : X->Witness + " touch the same element";

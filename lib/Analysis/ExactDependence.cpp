@@ -17,6 +17,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -34,8 +35,13 @@ public:
     for (const auto &[M, C] : P.terms()) {
       if (M.size() > 1)
         return false; // a product of variables or symbols: not affine
-      for (const PolyVar &V : M)
+      for (const PolyVar &V : M) {
         (V.IsLoopVar ? Loops : Symbols).emplace(V.Key, V);
+        // A quotient symbol brings its numerator's symbols, for the constraint that relates them.
+        if (const Quotient *Q = V.IsLoopVar ? nullptr : quotientOf(V.Key))
+          if (!Q->Num.loopVars().empty() || !add(Q->Num))
+            return false;
+      }
     }
     return true;
   }
@@ -130,6 +136,16 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
       And(Names.text(It->second.Lo, I) + " <= " + Names.loop(V, I));
       And(Names.loop(V, I) + " <= " + Names.text(It->second.Hi, I));
     }
+  // q = Num / Div, truncating toward zero: Div*q <= Num < Div*q + Div when Num >= 0, and
+  // Div*q - Div < Num <= Div*q when Num < 0.
+  for (const auto &[Key, V] : Names.Symbols)
+    if (const Quotient *Q = quotientOf(Key)) {
+      std::string N = "(" + Names.text(Q->Num, 'a') + ")", D = std::to_string(Q->Div);
+      std::string DQ = D + "*" + Names.symbol(V);
+      And("((" + N + " >= 0 and " + DQ + " <= " + N + " and " + N + " <= " + DQ + " + " + D +
+          " - 1) or (" + N + " < 0 and " + DQ + " - " + D + " + 1 <= " + N + " and " + N +
+          " <= " + DQ + "))");
+    }
   for (size_t D = 0; D < A.size(); ++D)
     And(Names.text(A[D], 'a') + " = " + Names.text(B[D], 'b'));
   std::string Differ;
@@ -174,14 +190,18 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
       for (std::string &S : Iters)
         S = "(" + S + ")";
     Answer.Witness = "iterations " + Iters[0] + " and " + Iters[1];
-    std::string Syms;
+    // The symbols by name: the order of the message must not depend on where keys live.
+    std::vector<std::pair<std::string, long>> Values;
     int P = 0;
     for (const auto &[Key, V] : Names.Symbols) {
-      if (V.Name.rfind("__clx", 0) != 0)
-        Syms += (Syms.empty() ? "" : ", ") + V.Name + " = " +
-                std::to_string(coordinate(Pt, isl_dim_param, P));
+      if (V.Name.rfind("__clx", 0) != 0 && !quotientOf(Key))
+        Values.push_back({V.Name, coordinate(Pt, isl_dim_param, P)});
       ++P;
     }
+    std::sort(Values.begin(), Values.end());
+    std::string Syms;
+    for (const auto &[Name, Value] : Values)
+      Syms += (Syms.empty() ? "" : ", ") + Name + " = " + std::to_string(Value);
     if (!Syms.empty())
       Answer.Witness += " (with " + Syms + ")";
   }

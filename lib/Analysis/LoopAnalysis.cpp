@@ -33,7 +33,7 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
   if (!buildNest(Ctx, Loop, Clauses, R, Log, Nest))
     return R;
   EscapeInfo Escapes = scanEscapes(Enclosing, Loop, Ctx);
-  R.Privates = findPrivates(Nest, R, Enclosing, Escapes);
+  R.Privates = findPrivates(Nest, R, Enclosing, Loop, Escapes);
   BodyWalker Walker(Ctx, R, Log, Escapes);
   Walker.run(Nest.Body, Nest.NormVars);
   BodyFacts &Facts = Walker.Facts;

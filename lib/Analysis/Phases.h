@@ -37,7 +37,7 @@ bool buildNest(clang::ASTContext &Ctx, const clang::Stmt *Loop, const LoopClause
 /// Scalars of the enclosing function, declared before the loop, that every iteration writes
 /// before reading (Privatize.cpp).
 std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
-                                  const clang::FunctionDecl *Enclosing,
+                                  const clang::FunctionDecl *Enclosing, const clang::Stmt *Loop,
                                   const EscapeInfo &Escapes);
 
 /// Bounds, initializers and steps do not change during the loop, and a collapsed nest is

@@ -6,6 +6,9 @@
 #include "clustrix/Analysis/Polynomial.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
 
 using namespace clustrix;
 
@@ -192,8 +195,19 @@ std::string Polynomial::str() const {
   bool First = true;
   // Highest-degree terms first, the constant last, as people write them.
   std::vector<std::pair<Monomial, int64_t>> Ordered(Terms.begin(), Terms.end());
-  std::sort(Ordered.begin(), Ordered.end(),
-                   [](const auto &A, const auto &B) { return A.first.size() != B.first.size() ? A.first.size() > B.first.size() : A.first < B.first; });
+  // By degree, then by the variables' names: the text must not depend on where the keys live.
+  auto Names = [](const Monomial &M) {
+    std::vector<std::string> N;
+    for (const PolyVar &V : M)
+      N.push_back(V.Name);
+    std::sort(N.begin(), N.end());
+    return N;
+  };
+  std::stable_sort(Ordered.begin(), Ordered.end(), [&](const auto &A, const auto &B) {
+    if (A.first.size() != B.first.size())
+      return A.first.size() > B.first.size();
+    return Names(A.first) < Names(B.first);
+  });
   for (const auto &[M, C] : Ordered) {
     int64_t Abs = C < 0 ? -C : C;
     if (First)
@@ -206,10 +220,10 @@ std::string Polynomial::str() const {
       S += std::to_string(Abs);
       NeedStar = true;
     }
-    for (const PolyVar &V : M) {
+    for (const std::string &Name : Names(M)) {
       if (NeedStar)
         S += "*";
-      S += V.Name;
+      S += Name;
       NeedStar = true;
     }
   }
@@ -219,4 +233,32 @@ std::string Polynomial::str() const {
 bool clustrix::provablyLessEq(const Polynomial &A, const Polynomial &B) {
   std::optional<int64_t> D = (B - A).asConstant();
   return D && *D >= 0;
+}
+
+namespace {
+std::map<const void *, Quotient> &quotients() {
+  static auto *Q = new std::map<const void *, Quotient>();
+  return *Q;
+}
+} // namespace
+
+PolyVar clustrix::quotientSymbol(const Polynomial &Num, int64_t Div) {
+  static auto *Keys = new std::set<std::string>();
+  std::string Key = "quot/" + std::to_string(Div);
+  for (const auto &[M, C] : Num.terms()) {
+    Key += ";" + std::to_string(C);
+    for (const PolyVar &V : M) {
+      char Buf[32];
+      std::snprintf(Buf, sizeof Buf, "*%p", V.Key);
+      Key += Buf;
+    }
+  }
+  const void *K = &*Keys->insert(Key).first;
+  quotients().emplace(K, Quotient{Num, Div});
+  return {K, "(" + Num.str() + ") / " + std::to_string(Div), false};
+}
+
+const Quotient *clustrix::quotientOf(const void *Key) {
+  auto It = quotients().find(Key);
+  return It == quotients().end() ? nullptr : &It->second;
 }

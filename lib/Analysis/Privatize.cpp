@@ -7,11 +7,24 @@
 // serial loop leaves. The test is structural and conservative: a plain `v = e;` statement (e not
 // naming v) is the only write that counts; every other mention is a read; branches must both
 // write; loops inside the body may not run; a `continue` ends an iteration where it stands.
+// A variable that is dead after the loop (clang's liveness over the function's CFG) need not be
+// written by every iteration: nothing reads what the last one left (an inner loop's counter,
+// `for (k = 0; k < nk; k++)`, under a loop that may not run).
+//
+// A one-dimensional array of numbers declared before the loop is private the same way, where
+// the write that counts is a loop that fills it whole before any read: `for (j = 0; j < N; j++)
+// v[j] = e;` with N its size, e not naming v, nothing else in that loop naming v, changing j or
+// jumping.
 //
 //===----------------------------------------------------------------------===//
 #include "Phases.h"
 
 #include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/LiveVariables.h"
+#include "clang/Analysis/AnalysisDeclContext.h"
+#include "clang/Analysis/CFG.h"
+
+#include <optional>
 
 using namespace clang;
 
@@ -23,12 +36,15 @@ namespace {
 /// Follows whether V is written along the body, in order.
 class WriteFlow {
 public:
-  explicit WriteFlow(const VarDecl *V) : V(V) {}
+  explicit WriteFlow(const VarDecl *V) : V(V) {
+    if (const auto *CA = V->getASTContext().getAsConstantArrayType(V->getType()))
+      Size = CA->getSize().getZExtValue();
+  }
 
-  /// Whether every iteration writes V before reading it and ends with it written.
-  bool privatizable(const Stmt *Body) {
-    bool W = stmt(Body, false, 0);
-    return Ok && W;
+  /// Whether every iteration writes V before reading it; EndsWritten: and ends with it written.
+  bool privatizable(const Stmt *Body, bool &EndsWritten) {
+    EndsWritten = stmt(Body, false, 0) && !EndsUnwritten;
+    return Ok;
   }
 
 private:
@@ -48,6 +64,97 @@ private:
   void read(const Stmt *E, bool W) {
     if (!W && mentions(E))
       Ok = false;
+  }
+
+  static const VarDecl *varOf(const Expr *E) {
+    if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
+      return dyn_cast<VarDecl>(DR->getDecl());
+    return nullptr;
+  }
+  static std::optional<int64_t> constant(const Expr *E, const ASTContext &Ctx) {
+    Expr::EvalResult ER;
+    if (!E || E->isValueDependent() || !E->EvaluateAsInt(ER, Ctx) ||
+        ER.Val.getInt().getSignificantBits() > 64)
+      return std::nullopt;
+    return ER.Val.getInt().getSExtValue();
+  }
+  /// Whether S changes J or jumps (assignments and increments of J, break/continue/goto/return).
+  static bool changesOrJumps(const Stmt *S, const VarDecl *J) {
+    if (!S)
+      return false;
+    if (isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S) || isa<ReturnStmt>(S) ||
+        isa<IndirectGotoStmt>(S) || isa<CXXThrowExpr>(S))
+      return true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp() &&
+                                                     varOf(UO->getSubExpr()) == J)
+      return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp() && varOf(BO->getLHS()) == J)
+      return true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf &&
+                                                     varOf(UO->getSubExpr()) == J)
+      return true;
+    for (const Stmt *C : S->children())
+      if (changesOrJumps(C, J))
+        return true;
+    return false;
+  }
+
+  /// `for (j = 0; j < Size; j++) V[j] = e;`: every element of the array V written, in a loop
+  /// whose other statements neither name V nor change j nor jump.
+  bool fills(const ForStmt *F) const {
+    const ASTContext &Ctx = V->getASTContext();
+    const VarDecl *J = nullptr;
+    const Expr *Start = nullptr;
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(F->getInit());
+        BO && BO->getOpcode() == BO_Assign) {
+      J = varOf(BO->getLHS());
+      Start = BO->getRHS();
+    } else if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+               DS && DS->isSingleDecl()) {
+      J = dyn_cast<VarDecl>(DS->getSingleDecl());
+      Start = J ? J->getInit() : nullptr;
+    }
+    if (!J || J == V || !J->getType()->isIntegerType() || constant(Start, Ctx) != 0)
+      return false;
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+    if (!Cond || varOf(Cond->getLHS()) != J)
+      return false;
+    std::optional<int64_t> Bound = constant(Cond->getRHS(), Ctx);
+    if (!Bound || !((Cond->getOpcode() == BO_LT && *Bound == int64_t(Size)) ||
+                    (Cond->getOpcode() == BO_NE && *Bound == int64_t(Size)) ||
+                    (Cond->getOpcode() == BO_LE && *Bound == int64_t(Size) - 1)))
+      return false;
+    const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+    bool UnitStep = false;
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
+      UnitStep = UO->isIncrementOp() && varOf(UO->getSubExpr()) == J;
+    else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+      UnitStep = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == J &&
+                 constant(CA->getRHS(), Ctx) == 1;
+    if (!UnitStep)
+      return false;
+    std::vector<const Stmt *> Body;
+    if (const auto *CS = dyn_cast<CompoundStmt>(F->getBody()))
+      Body.assign(CS->body_begin(), CS->body_end());
+    else
+      Body.push_back(F->getBody());
+    bool Filled = false;
+    for (const Stmt *S : Body) {
+      if (changesOrJumps(S, J))
+        return false;
+      if (!mentions(S))
+        continue;
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      const auto *Sub = BO && BO->getOpcode() == BO_Assign
+                            ? dyn_cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens())
+                            : nullptr;
+      if (Filled || !Sub || varOf(Sub->getBase()) != V || varOf(Sub->getIdx()) != J ||
+          mentions(BO->getRHS()))
+        return false;
+      Filled = true;
+    }
+    return Filled;
   }
 
   /// Depth: loops and switches of the body enclosing S (a `continue` inside them is theirs).
@@ -86,6 +193,8 @@ private:
       return Then && Else;
     }
     if (const auto *F = dyn_cast<ForStmt>(S)) {
+      if (Size && fills(F))
+        return true;
       W = stmt(F->getInit(), W, Depth);
       read(F->getCond(), W);
       stmt(F->getBody(), W, Depth + 1);
@@ -114,7 +223,7 @@ private:
     }
     if (isa<ContinueStmt>(S)) {
       if (Depth == 0 && !W)
-        Ok = false; // this iteration ends without writing V
+        EndsUnwritten = true; // this iteration ends without writing V
       return W;
     }
     if (isa<NullStmt>(S) || isa<BreakStmt>(S))
@@ -132,8 +241,22 @@ private:
   }
 
   const VarDecl *V;
+  uint64_t Size = 0; ///< Elements of an array V; 0 for a scalar.
   bool Ok = true;
+  bool EndsUnwritten = false;
 };
+
+/// A one-dimensional array of numbers small enough for each chunk's stack.
+bool privatizableArray(const VarDecl *VD) {
+  const ASTContext &Ctx = VD->getASTContext();
+  const auto *CA = Ctx.getAsConstantArrayType(VD->getType());
+  if (!CA)
+    return false;
+  QualType E = CA->getElementType();
+  return !E->isArrayType() && (E->isArithmeticType() || E->isEnumeralType()) &&
+         !E.isVolatileQualified() && !E.isConstQualified() &&
+         Ctx.getTypeSizeInChars(VD->getType()).getQuantity() <= MaxPrivateArrayBytes;
+}
 
 void collectNames(const Stmt *S, std::set<const VarDecl *> &Out) {
   if (!S)
@@ -145,23 +268,94 @@ void collectNames(const Stmt *S, std::set<const VarDecl *> &Out) {
     collectNames(C, Out);
 }
 
+bool containsTry(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<CXXTryStmt>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (containsTry(C))
+      return true;
+  return false;
+}
+
+/// Which variables of the enclosing function the code after a loop may read: liveness where
+/// control goes when the loop's condition (the block whose terminator is the loop) is false.
+class LiveAfter {
+public:
+  LiveAfter(const FunctionDecl *Fn, const Stmt *Loop) : Mgr(Fn->getASTContext()) {
+    // A handler may read what an iteration left when the body throws: no CFG edge shows that.
+    if (containsTry(Fn->getBody()))
+      return;
+    // Liveness visits each CFG element alone: every expression must be one (as for the
+    // static analyzer), or the reads inside `return k;` go unseen.
+    Mgr.getCFGBuildOptions().setAllAlwaysAdd();
+    ADC = Mgr.getContext(Fn);
+    const CFG *G = ADC ? ADC->getCFG() : nullptr;
+    if (!G)
+      return;
+    const CFGBlock *Cond = nullptr;
+    for (const CFGBlock *B : *G)
+      if (B && B->getTerminatorStmt() == Loop)
+        Cond = B;
+    // The condition's successors: the body when true, the exit when false.
+    if (!Cond || Cond->succ_size() != 2)
+      return;
+    Exit = *std::next(Cond->succ_begin());
+    if (!Exit)
+      return; // pruned as unreachable: nothing is known
+    for (const CFGElement &E : *Exit)
+      if (std::optional<CFGStmt> S = E.getAs<CFGStmt>()) {
+        First = S->getStmt();
+        break;
+      }
+    Live = ADC->getAnalysis<LiveVariables>();
+  }
+  /// True unless V is proved dead after the loop: liveness before the exit's first statement
+  /// (or, in a block without statements, at its end).
+  bool mayBeRead(const VarDecl *V) const {
+    if (!Live)
+      return true;
+    return First ? Live->isLive(First, V) : Live->isLive(Exit, V);
+  }
+
+private:
+  AnalysisDeclContextManager Mgr;
+  AnalysisDeclContext *ADC = nullptr;
+  const CFGBlock *Exit = nullptr;
+  const Stmt *First = nullptr;
+  LiveVariables *Live = nullptr;
+};
+
+const Stmt *outermostFor(const Stmt *Loop) {
+  while (const auto *A = dyn_cast_or_null<AttributedStmt>(Loop))
+    Loop = A->getSubStmt();
+  return Loop;
+}
+
 } // namespace
 
 std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
-                                  const clang::FunctionDecl *Enclosing,
+                                  const clang::FunctionDecl *Enclosing, const Stmt *Loop,
                                   const EscapeInfo &Escapes) {
   std::vector<Private> Out;
-  if (!Enclosing || !Nest.Body)
+  if (!Enclosing || !Nest.Body || !Enclosing->getBody())
     return Out;
-  std::set<const VarDecl *> Written, InBounds;
+  std::optional<LiveAfter> After;
+  std::set<const VarDecl *> Written, InBounds, Named;
   collectRewritten(Nest.Body, Written);
+  collectNames(Nest.Body, Named);
+  for (const VarDecl *VD : Named)
+    if (privatizableArray(VD))
+      Written.insert(VD);
   for (const NestInfo::Level &L : Nest.Levels)
     for (const Expr *E : {L.Bound, L.Init, L.Step})
       collectNames(E, InBounds);
   for (const VarDecl *VD : Written) {
     QualType T = VD->getType();
     if (!VD->hasLocalStorage() || T->isReferenceType() || T.isVolatileQualified() ||
-        !(T->isArithmeticType() || T->isEnumeralType()) || isa<DecompositionDecl>(VD) ||
+        !(T->isArithmeticType() || T->isEnumeralType() || privatizableArray(VD)) ||
+        isa<DecompositionDecl>(VD) ||
         VD->isInitCapture() || InBounds.count(VD) || Escapes.escapeOf(VD))
       continue;
     // Declared before the loop, in the enclosing function itself.
@@ -173,8 +367,15 @@ std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
       IsNest |= L.Var == VD;
     if (IsNest || Nest.Body->getSourceRange().fullyContains(VD->getSourceRange()))
       continue;
-    if (WriteFlow(VD).privatizable(Nest.Body))
-      Out.push_back({VD, VD->getNameAsString()});
+    bool EndsWritten = false;
+    if (!WriteFlow(VD).privatizable(Nest.Body, EndsWritten))
+      continue;
+    if (!After)
+      After.emplace(Enclosing, outermostFor(Loop));
+    bool LiveOut = After->mayBeRead(VD);
+    if (LiveOut && !EndsWritten)
+      continue; // an iteration may leave it unwritten, and the code after the loop reads it
+    Out.push_back({VD, VD->getNameAsString(), LiveOut});
   }
   std::sort(Out.begin(), Out.end(), [](const Private &A, const Private &B) {
     return A.Var->getLocation() < B.Var->getLocation();

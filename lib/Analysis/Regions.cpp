@@ -129,6 +129,9 @@ void delinearizeRegion(Region &Reg, const std::vector<const Access *> &As,
   for (auto &S : Subs)
     Reg.Rank = std::max<unsigned>(Reg.Rank, S.size());
   Reg.Subscripts = Subs;
+  Reg.Writes.clear();
+  for (const Access *A : As)
+    Reg.Writes.push_back(A->Write);
 }
 
 } // namespace
@@ -192,6 +195,7 @@ void addGuardRegions(ASTContext &Ctx, const BodyFacts &Facts, LoopResult &R) {
     Guard.Extent = ExtentKind::Clause;
     Guard.ExtentText = "1";
     Guard.Subscripts = {{Polynomial::constant(0)}};
+    Guard.Writes = {false};
     R.Regions.push_back(Guard);
   }
 }

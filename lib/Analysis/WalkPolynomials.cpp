@@ -87,6 +87,16 @@ Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (Exact && Wraps)
       return Polynomial::invalid();
+    if (BO->getOpcode() == BO_Div) {
+      // A loop-invariant quotient by a positive constant (`n / 2`): one symbol, related to its
+      // numerator by the exact dependence test. The numerator must be exact, as the symbol's
+      // value is computed from it.
+      Polynomial Num = polyOf(BO->getLHS(), /*Exact=*/true);
+      std::optional<int64_t> Div = polyOf(BO->getRHS(), /*Exact=*/true).asConstant();
+      if (!Num.isValid() || !Num.loopVars().empty() || !Div || *Div <= 0 || Wraps)
+        return Polynomial::invalid();
+      return Polynomial::variable(quotientSymbol(Num, *Div));
+    }
     Polynomial L = polyOf(BO->getLHS(), Exact);
     Polynomial Rr = polyOf(BO->getRHS(), Exact);
     switch (BO->getOpcode()) {

@@ -98,13 +98,16 @@ void BoxTables::addAccesses(unsigned RI) {
   Ranks.push_back(std::to_string(Rank));
   if (isWhole(Reg))
     return;
-  for (const std::vector<Polynomial> &Subs : Reg.Subscripts) {
+  for (size_t I = 0; I < Reg.Subscripts.size(); ++I) {
+    const std::vector<Polynomial> &Subs = Reg.Subscripts[I];
     if (Subs.size() != Rank)
       continue;
     size_t First = Exprs.size();
     for (const Polynomial &P : Subs)
       addExpr(P);
-    Accesses.push_back(descriptor::init(descriptor::BoxAccess{A::Region(RI), A::First(First)}));
+    bool Write = I < Reg.Writes.size() ? Reg.Writes[I] : true;
+    Accesses.push_back(descriptor::init(
+        descriptor::BoxAccess{A::Region(RI), A::First(First), A::Write(Write ? 1 : 0)}));
   }
 }
 
@@ -123,7 +126,8 @@ void BoxTables::emit(llvm::raw_ostream &OS) const {
   if (!Inner.empty())
     OS << "    static const std::uint16_t __clx_inner[] = {" << joined(Inner, "") << "};\n";
   OS << "    static const ::clustrix::rt::BoxAccess __clx_accs[] = {"
-     << joined(Accesses, descriptor::init(descriptor::BoxAccess{A::Region(0), A::First(0)}))
+     << joined(Accesses, descriptor::init(descriptor::BoxAccess{A::Region(0), A::First(0),
+                                                                     A::Write(0)}))
      << "};\n"
      << "    static const std::uint8_t __clx_rank[] = {" << joined(Ranks, "") << "};\n"
      << "    static const ::clustrix::rt::BoxProgram __clx_prog = "

@@ -80,11 +80,13 @@ std::string HostCodeGen::generate() {
   for (size_t I = 0; I < R.Appends.size(); ++I)
     OS << "    using __clx_a" << I << "_t = std::remove_reference_t<decltype("
        << R.Appends[I].Name << ")>;\n";
-  for (size_t I = 0; I < R.Privates.size(); ++I)
+  for (size_t I = 0; I < R.Privates.size(); ++I) {
     OS << "    using __clx_p" << I << "_t = std::remove_reference_t<decltype("
-       << R.Privates[I].Name << ")>;\n    __clx_p" << I << "_t *const __clx_pv" << I
-       << " = static_cast<__clx_p" << I << "_t *>(::clustrix::rt::ownAddress("
-       << R.Privates[I].Name << "));\n";
+       << R.Privates[I].Name << ")>;\n";
+    if (R.Privates[I].LiveOut)
+      OS << "    __clx_p" << I << "_t *const __clx_pv" << I << " = static_cast<__clx_p" << I
+         << "_t *>(::clustrix::rt::ownAddress(" << R.Privates[I].Name << "));\n";
+  }
   emitChunkFunction(OS);
   emitSlots(OS);
   if (!R.Regions.empty())
@@ -157,10 +159,18 @@ void HostCodeGen::emitChunkFunction(llvm::raw_ostream &OS) {
   auto [BodyBegin, BodyEnd] = statementOffsets(innermostBody(Loop, unsigned(N)),
                                                FR.sourceManager(), FR.langOpts());
   OS << FR.lineDirective(BodyBegin) << FR.cleanText(BodyBegin, BodyEnd) << "\n      }\n";
-  if (!R.Privates.empty()) {
+  bool AnyLiveOut = false;
+  for (const Private &P : R.Privates)
+    AnyLiveOut |= P.LiveOut;
+  if (AnyLiveOut) {
     OS << "      if (__clx_lo < __clx_hi && __clx_hi == __clx_trip.Count) {\n";
     for (size_t I = 0; I < R.Privates.size(); ++I)
-      OS << "        *__clx_pv" << I << " = " << R.Privates[I].Name << ";\n";
+      if (R.Privates[I].LiveOut && R.Privates[I].Var->getType()->isArrayType())
+        OS << "        for (std::size_t __clx_e = 0; __clx_e < sizeof(" << R.Privates[I].Name
+           << ") / sizeof(" << R.Privates[I].Name << "[0]); ++__clx_e)\n          (*__clx_pv"
+           << I << ")[__clx_e] = " << R.Privates[I].Name << "[__clx_e];\n";
+      else if (R.Privates[I].LiveOut)
+        OS << "        *__clx_pv" << I << " = " << R.Privates[I].Name << ";\n";
     OS << "      }\n";
   }
   OS << "    };\n";
@@ -241,6 +251,7 @@ void HostCodeGen::emitArgs(llvm::raw_ostream &OS) {
   }
   if (!R.Regions.empty())
     OS << "    __clx_args.Boxes = &::clustrix::rt::programBoxes;\n"
+       << "    __clx_args.WriteBoxes = &::clustrix::rt::programWriteBoxes;\n"
        << "    __clx_args.BoxEnv = &__clx_boxenv;\n";
   if (!R.Reductions.empty())
     OS << "    __clx_args.Reductions = __clx_reds;\n    __clx_args.NumReductions = "

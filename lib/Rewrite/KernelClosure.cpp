@@ -70,6 +70,10 @@ public:
     for (const CanonicalLoop &L : R.Nest)
       if (!L.RangeFor)
         IVs.insert(L.Var);
+    // A private that nothing reads after the loop is each thread's own variable.
+    for (const Private &P : R.Privates)
+      if (!P.LiveOut)
+        Locals.insert(P.Var);
   }
 
   bool fail(std::string Why) {
@@ -343,6 +347,11 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
                                              const LoopResult &R) {
   KernelClosure Out;
   ClosureBuilder B(Ctx, R);
+  for (const Private &P : R.Privates) {
+    QualType T = P.Var->getType().getUnqualifiedType();
+    B.noteType(T);
+    Out.PrivateDecls.push_back(deviceDeclarator(T, P.Name, Ctx) + ";");
+  }
   const SourceManager &SM = Ctx.getSourceManager();
   // The body, with the range-for element bound to the range's region.
   const CanonicalLoop &L0 = R.Nest[0];

@@ -230,6 +230,8 @@ void KernelWriter::emitGridLoop() {
          << I << "));\n";
     }
   }
+  for (const std::string &D : Cl.PrivateDecls)
+    OS << "    " << D << "\n";
   OS << "    " << Cl.Body << "\n  }\n";
 }
 
@@ -266,11 +268,21 @@ Kernel clustrix::emitKernel(ASTContext &Ctx, const Stmt *Loop, const LoopResult 
     K.Reason = "ordered appends run on CPU devices";
     return K;
   }
-  if (!R.Privates.empty()) {
-    K.Reason = "'" + R.Privates.front().Name +
-               "' is private to each iteration and keeps the last iteration's value, which only "
-               "CPU chunks hand back";
-    return K;
+  for (const Private &P : R.Privates) {
+    if (P.Var->getType()->isArrayType() &&
+        Ctx.getTypeSizeInChars(P.Var->getType()).getQuantity() > MaxDevicePrivateArrayBytes) {
+      K.Reason = "the private array '" + P.Name + "' (" +
+                 std::to_string(Ctx.getTypeSizeInChars(P.Var->getType()).getQuantity()) +
+                 " bytes) is larger than a GPU thread holds (" +
+                 std::to_string(MaxDevicePrivateArrayBytes) + " bytes)";
+      return K;
+    }
+    if (P.LiveOut) {
+      K.Reason = "'" + P.Name +
+                 "' is private to each iteration and keeps the last iteration's value, which "
+                 "only CPU chunks hand back";
+      return K;
+    }
   }
   for (const Reduction &X : R.Reductions)
     if (X.OrderedMinMax) {

@@ -54,7 +54,7 @@ void sameElement(int n, const double *x, double *y, double *sum) {
 // Row i+1 of the matrix is the next iteration's.
 void rows(int n, int m, double *a) {
   [[cluster::gpu_parallel]]
-  // CHECK: {{.*}}dependences.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written in one iteration and read in another: iterations 1 and 0 (with n = 3, m = 1) touch the same element
+  // CHECK: {{.*}}dependences.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written in one iteration and read in another: iterations 1 and 0 (with m = 1, n = 3) touch the same element
   // CHECK: {{.*}}dependences.cpp:[[@LINE+3]]:22: note: conflicting read here
   for (int i = 0; i < n - 1; ++i) {
     for (int j = 0; j < m; ++j)

@@ -97,6 +97,9 @@ struct Region {
   /// Per access: delinearized subscripts (outermost first), as polynomials over the loop
   /// variables and invariant symbols.
   std::vector<std::vector<Polynomial>> Subscripts;
+  /// Per access, parallel to Subscripts: whether it writes. A chunk's write box is the hull of
+  /// the writes alone.
+  std::vector<bool> Writes;
   bool Affine = true;        ///< All subscripts are affine; else the box is the whole object.
 };
 
@@ -113,11 +116,21 @@ struct Reduction {
   bool OrderedMinMax = false;
 };
 
-/// A scalar of the enclosing function that every iteration writes before reading it: each chunk
-/// has its own, and the chunk that runs the last iteration leaves its value in the variable.
+/// The largest array a chunk makes its own copy of (on its stack).
+constexpr int64_t MaxPrivateArrayBytes = 64 * 1024;
+/// The largest private array a GPU thread holds; a loop with a larger one runs on CPU devices.
+constexpr int64_t MaxDevicePrivateArrayBytes = 1024;
+
+/// A scalar (or a small one-dimensional array) of the enclosing function that every iteration
+/// writes (fills) before reading it: each chunk has its own, and the chunk that runs the last
+/// iteration leaves its value in the variable.
 struct Private {
   const clang::VarDecl *Var = nullptr;
   std::string Name;
+  /// The function may read the variable after the loop: the chunk that runs the last iteration
+  /// hands its value back. False when every path from the loop's exit writes it first (or never
+  /// reads it): then each chunk's copy is dropped, and a GPU thread may own it too.
+  bool LiveOut = true;
 };
 
 /// An ordered append target.

@@ -26,11 +26,15 @@ struct PolyVar {
   std::string Name;
   bool IsLoopVar = false;
 
-  bool operator<(const PolyVar &O) const { return Key < O.Key; }
+  /// By name first, so that what is generated from polynomials (symbol tables, texts) does not
+  /// depend on where the keys live; one key always has one name.
+  bool operator<(const PolyVar &O) const {
+    return Name != O.Name ? Name < O.Name : Key < O.Key;
+  }
   bool operator==(const PolyVar &O) const { return Key == O.Key; }
 };
 
-/// A product of variables, sorted by key; the empty monomial is the constant 1.
+/// A product of variables, sorted (by name, then key); the empty monomial is the constant 1.
 using Monomial = std::vector<PolyVar>;
 
 /// An integer polynomial with 64-bit coefficients. Operations that would overflow make the
@@ -89,6 +93,21 @@ struct PolyRange {
 
 /// Whether A <= B holds for every value of the symbols, as far as a constant difference shows.
 bool provablyLessEq(const Polynomial &A, const Polynomial &B);
+
+/// A loop-invariant quotient `Num / Div` (C's division, truncating toward zero; Div > 0) that
+/// the analysis names as one symbol, so that bounds such as `i < n / 2` stay affine. The exact
+/// dependence test relates the symbol to its numerator.
+struct Quotient {
+  Polynomial Num; ///< Over invariant symbols only.
+  int64_t Div = 1;
+};
+
+/// The symbol standing for Num / Div (the same key for the same quotient); Name is what the
+/// host evaluates, in the symbols' own spellings.
+PolyVar quotientSymbol(const Polynomial &Num, int64_t Div);
+
+/// The quotient a symbol stands for, or null.
+const Quotient *quotientOf(const void *Key);
 
 } // namespace clustrix
 

@@ -35,6 +35,7 @@ struct KernelClosure {
   std::vector<std::string> Functions;    ///< Each called function's definition, for the device.
   std::vector<std::string> RegionParams; ///< Per region of the result, its parameter.
   std::vector<KernelScalar> Scalars;
+  std::vector<std::string> PrivateDecls; ///< Each thread's own copy of a private, declared.
   std::string ElemDecl; ///< A range-for's element bound to iteration __clx_k0, or empty.
   std::string Body;     ///< The loop body for the device, with its trailing `;`.
 };

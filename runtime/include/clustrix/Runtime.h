@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <utility>
 
-#define CLUSTRIX_RT_ABI_VERSION 2
+#define CLUSTRIX_RT_ABI_VERSION 3
 
 namespace clustrix {
 namespace rt {
@@ -133,6 +133,9 @@ struct LoopArgs {
   /// BoxAlign (a collapsed nest, where BoxAlign is the product of the inner trip counts): the
   /// planner then cuts chunks on such multiples, so that every chunk covers whole rows.
   uint64_t BoxAlign;
+  /// The hulls of the writes alone (Env: BoxEnv); null: Boxes. Chunks that run in place in the
+  /// host's memory must keep these apart; a device that copies boxes back writes whole boxes.
+  BoxFn WriteBoxes;
 };
 
 /// Result of runLoop.
@@ -195,9 +198,10 @@ struct BoxProgram {
 /// Evaluates the hull of every region's accesses for normalized iterations [Lo, Hi) of a nest
 /// whose levels have trip counts Trips[0..NumNest): Out[R].Lo/Hi[D] for D < Rank[R] (Hi
 /// exclusive; Lo = Hi = 0 when no access of R happens, e.g. all under empty inner loops). Base,
-/// ElemSize and Extent are left to the caller.
+/// ElemSize and Extent are left to the caller. With WritesOnly, the hulls of the writing
+/// accesses alone.
 void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Symbols, uint64_t Lo,
-                  uint64_t Hi, Box *Out);
+                  uint64_t Hi, Box *Out, bool WritesOnly = false);
 
 /// What a region's box takes from the loop besides its hull, evaluated once before runLoop: the
 /// address of element (0, ..., 0) (Base), the element size and the extents (-1: unknown). A
@@ -217,6 +221,8 @@ struct ProgramBoxes {
 /// The BoxFn of generated code (Env: a ProgramBoxes): the hulls of evalBoxHulls, completed with
 /// each region's frame. Generated code then needs no function of its own for boxes.
 void programBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out);
+/// The same over the writing accesses alone: a region the loop does not write gets an empty box.
+void programWriteBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out);
 
 //===----------------------------------------------------------------------===//
 // Helpers used by generated code. Header-only so that they inline into the chunk functions.

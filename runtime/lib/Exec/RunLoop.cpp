@@ -449,9 +449,15 @@ RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
         return serial(Info, Why);
     }
     if (AnyWrite && P.Chunks.size() > 1) {
+      // Chunks that run in place write only what their writes reach; a device that copies a
+      // region's box in and out writes the whole box back, what it only read included.
+      bool InPlace = true;
+      for (const Lane *L : Usable)
+        InPlace &= L->Owner->isHost();
+      BoxFn Written = InPlace && Args.WriteBoxes ? Args.WriteBoxes : Args.Boxes;
       std::vector<Box> Boxes(P.Chunks.size() * Info.NumRegions);
       for (size_t J = 0; J < P.Chunks.size(); ++J)
-        Args.Boxes(Args.BoxEnv, P.Chunks[J].Lo, P.Chunks[J].Hi, &Boxes[J * Info.NumRegions]);
+        Written(Args.BoxEnv, P.Chunks[J].Lo, P.Chunks[J].Hi, &Boxes[J * Info.NumRegions]);
       if (std::string Why = checkWriteDisjoint(Info, Boxes, P.Chunks.size()); !Why.empty())
         return serial(Info, Why);
     }

@@ -33,7 +33,7 @@ Ival evalExpr(const BoxProgram &P, const BoxExpr &E, const std::vector<Ival> &Va
 } // namespace
 
 void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Symbols, uint64_t Lo,
-                  uint64_t Hi, Box *Out) {
+                  uint64_t Hi, Box *Out, bool WritesOnly) {
   std::vector<Ival> Vars(P.NumNest + P.NumInner + P.NumSymbols);
   // Normalized iterations of the nest: [Lo, Hi) of the flattened space. The outermost level
   // spans Lo/Inner .. (Hi-1)/Inner; inner levels span their whole range unless the range stays
@@ -82,6 +82,8 @@ void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Sym
     }
   for (uint16_t A = 0; A < P.NumAccesses; ++A) {
     const BoxAccess &Acc = P.Accesses[A];
+    if (WritesOnly && !Acc.Write)
+      continue;
     unsigned Rank = P.Rank[Acc.Region];
     Ival Dims[3];
     bool Empty = false;
@@ -99,9 +101,8 @@ void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Sym
   }
 }
 
-void programBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out) {
-  const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Env);
-  evalBoxHulls(*B.Program, B.Trips, B.Symbols, Lo, Hi, Out);
+namespace {
+void frameBoxes(const ProgramBoxes &B, Box *Out) {
   for (uint16_t R = 0; R < B.Program->NumRegions; ++R) {
     const BoxFrame &F = B.Frames[R];
     Box &X = Out[R];
@@ -114,6 +115,19 @@ void programBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out) {
       X.Hi[0] = F.WholeHi;
     }
   }
+}
+} // namespace
+
+void programBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out) {
+  const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Env);
+  evalBoxHulls(*B.Program, B.Trips, B.Symbols, Lo, Hi, Out);
+  frameBoxes(B, Out);
+}
+
+void programWriteBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out) {
+  const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Env);
+  evalBoxHulls(*B.Program, B.Trips, B.Symbols, Lo, Hi, Out, /*WritesOnly=*/true);
+  frameBoxes(B, Out);
 }
 
 } // namespace rt

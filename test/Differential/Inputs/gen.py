@@ -2179,11 +2179,115 @@ class Program:
                                                                    val)])
 
 
+    def sp_c89(self, L):
+        """C89-style code: counters and scratch arrays declared before the loop (private when
+        every iteration writes them first, or when dead after the loop), triangular and
+        symmetric updates of a local matrix, in-place reversal over n/2 iterations."""
+        r = self.rnd
+        kind = r.choice(['counter', 'scratch', 'matrix', 'reverse'])
+        if kind in ('matrix', 'reverse'):
+            return self.sp_c89_nest(L, kind)
+        b = self.sp_base(L)
+        if not b:
+            return None
+        X = b[4]
+        i = L.vars[0].name
+        j, t = self.fresh('j'), self.fresh('s')
+        pre, post = ['  int %s;' % j], []
+        val = lambda text, bound: fix_store(Ex(text, 'int', bound, True), X.elem).t
+        if kind == 'counter':
+            how = r.choice(['dead', 'live', 'maybe-dead', 'maybe-live'])
+            L.tags.add('c89-counter-' + how)
+            inner = ['for (%s = 0; %s < %s %% 3 + 1; %s++)' % (j, j, i, j),
+                     '  %s = %s;' % (X.at(i), val('%s * 4 + %s' % (i, j), 4 * self.n + 8))]
+            if how.startswith('maybe'):
+                inner = ['if (%s %% 2 == 0) {' % i] + ['  ' + x for x in inner] + ['}']
+            if how.endswith('live'):
+                pre = ['  int %s = 7;' % j]
+                post = ['  dt_val("%s %s", %s);' % (L.tag, j, j)]
+            return self.sp_wrap(b, inner, pre, post)
+        how = r.choice(['full', 'full', 'partial', 'read-first', 'live', 'self'])
+        L.tags.add('c89-scratch-' + how)
+        fill_to = 3 if how == 'partial' else 4
+        pre += ['  int %s[4] = {1, 2, 3, 4};' % t]
+        rhs = '(%s + %s) %% 7' % (i, j)
+        if how == 'self':
+            rhs = '(%s + (%s ? %s[%s - 1] : 0)) %% 7' % (i, j, t, j)
+        stmts = []
+        if how == 'read-first':
+            stmts.append('%s = %s;' % (X.at(i), val('%s[1]' % t, 8)))
+        stmts += ['for (%s = 0; %s < %d; %s++)' % (j, j, fill_to, j), '  %s[%s] = %s;' % (t, j, rhs),
+                  '%s = %s;' % (X.at(i), val('%s[%s %% 4] * 8 + %s[3 - %s %% 4]' % (t, i, t, i),
+                                             64))]
+        if how == 'live':
+            post = ['  dt_arr("%s %s", %s, 4);' % (L.tag, t, t)]
+        return self.sp_wrap(b, stmts, pre, post)
+
+    def sp_c89_nest(self, L, kind):
+        """Triangular nests over a local matrix, or a reversal of a view over n/2 iterations,
+        with loop headers of their own."""
+        r = self.rnd
+        m, a, k = self.fresh('m'), self.fresh('a'), self.fresh('k')
+        i, j = self.fresh('i'), self.fresh('j')
+        size = r.choice([5, 8, 11])
+        clauses = []
+        if kind == 'reverse':
+            xs = [v for v in L.views1 if not getattr(v, 'readonly', False) and v.hi - v.lo >= 2]
+            if not xs:
+                return None
+            X = r.choice(xs)
+            cnt = X.hi - X.lo
+            how = r.choice(['half', 'half', 'half-plus-one', 'half-up'])
+            L.tags.add('c89-reverse-' + how)
+            bound = {'half': '%s / 2', 'half-plus-one': '%s / 2 + 1',
+                     'half-up': '(%s + 1) / 2'}[how] % cnt
+            lines = ['  {', '  int %s = %d;' % (m, cnt), '  @ATTR',
+                     '  for (int %s = 0; %s < %s; ++%s) { @FOR' % (
+                         i, i, bound.replace(str(cnt), m, 1), i),
+                     '    auto %s = %s;' % (a, X.at('%d + %s' % (X.lo, i))),
+                     '    %s = %s;' % (X.at('%d + %s' % (X.lo, i)),
+                                       X.at('%d + %s - 1 - %s' % (X.lo, m, i))),
+                     '    %s = %s;' % (X.at('%d + %s - 1 - %s' % (X.lo, m, i)), a),
+                     '  }', '  }']
+            return lines, clauses
+        how = r.choice(['lu', 'lu', 'from-pivot', 'symmetric', 'symmetric-read', 'lower'])
+        L.tags.add('c89-matrix-' + how)
+        lines = ['  {', '  double %s[%d][%d];' % (m, size, size),
+                 '  for (int %s = 0; %s < %d; %s++)' % (i, i, size, i),
+                 '    for (int %s = 0; %s < %d; %s++)' % (j, j, size, j),
+                 '      %s[%s][%s] = %s == %s ? %d.0 : 1.0 / (1 + %s + %s);' % (
+                     m, i, j, i, j, size + 3, i, j),
+                 '  int %s, %s;' % (i, j)]
+        if how in ('lu', 'from-pivot'):
+            start = '%s + 1' % k if how == 'lu' else k
+            lines += ['  for (int %s = 0; %s < %d; %s++) {' % (k, k, size, k), '    @ATTR',
+                      '    for (%s = %s; %s < %d; %s++) { @FOR' % (i, start, i, size, i),
+                      '      %s[%s][%s] /= %s[%s][%s];' % (m, i, k, m, k, k),
+                      '      for (%s = %s + 1; %s < %d; %s++)' % (j, k, j, size, j),
+                      '        %s[%s][%s] -= %s[%s][%s] * %s[%s][%s];' % (
+                          m, i, j, m, i, k, m, k, j),
+                      '    }', '  }']
+        elif how in ('symmetric', 'symmetric-read'):
+            rhs = '%s * 0.5 + %s' % (i, j) if how == 'symmetric' else '%s[%s][%s] + 1.0' % (
+                m, j, i)
+            lines += ['  @ATTR', '  for (%s = 0; %s < %d; %s++) { @FOR' % (i, i, size, i),
+                      '    for (%s = %s; %s < %d; %s++)' % (j, i, j, size, j),
+                      ('      %s[%s][%s] = %s[%s][%s] = %s;' % (m, i, j, m, j, i, rhs))
+                      if how == 'symmetric' else '      %s[%s][%s] = %s;' % (m, i, j, rhs),
+                      '  }']
+        else:  # lower: row i reads rows above it, which other iterations write
+            lines += ['  @ATTR', '  for (%s = 1; %s < %d; %s++) { @FOR' % (i, i, size, i),
+                      '    for (%s = 0; %s < %s; %s++)' % (j, j, i, j),
+                      '      %s[%s][%s] += %s[%s - 1][%s];' % (m, i, j, m, i, j), '  }']
+        lines += ['  dt_arr("%s %s", &%s[0][0], %d);' % (L.tag, m, m, size * size), '  }']
+        return lines, clauses
+
+
 SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'throw', 'default_arg', 'ctor',
             'helper_state', 'lambda', 'ref_in_body', 'hidden_shift', 'hidden_shift',
             'alias_call', 'alias_call', 'two_refs', 'methods', 'reduction_misuse',
             'bound_modified', 'control', 'constexpr', 'extent', 'conditional_lvalue',
-            'scalar_alias', 'append_alias']
+            'scalar_alias', 'append_alias', 'c89', 'c89', 'c89', 'c89', 'c89', 'c89']
 
 
 def printer(ty):

@@ -21,7 +21,7 @@ TEST(BoxProgramTest, HullsOfAccessesOverAChunk) {
   };
   static const BoxExpr Exprs[] = {{0, 2}, {2, 2}, {4, 1}, {5, 1}, {6, 1}, {7, 2}};
   static const uint16_t Inner[] = {4, 5};
-  static const BoxAccess Accesses[] = {{0, 0}, {0, 1}, {1, 2}};
+  static const BoxAccess Accesses[] = {{0, 0, 0}, {0, 1, 0}, {1, 2, 1}};
   static const uint8_t Rank[] = {1, 2};
   static const BoxProgram P = {1, 1, 1, Terms, Exprs, Inner, Accesses, 3, Rank, 2};
   const uint64_t Trips[] = {100};
@@ -47,7 +47,7 @@ TEST(BoxProgramTest, HullsOfAccessesOverAChunk) {
 TEST(BoxProgramTest, CollapsedNestRowsAndColumns) {
   static const BoxTerm Terms[] = {{1, 1, {0, 0, 0, 0}}, {1, 1, {1, 0, 0, 0}}};
   static const BoxExpr Exprs[] = {{0, 1}, {1, 1}};
-  static const BoxAccess Accesses[] = {{0, 0}};
+  static const BoxAccess Accesses[] = {{0, 0, 1}};
   static const uint8_t Rank[] = {2};
   static const BoxProgram P = {2, 0, 0, Terms, Exprs, nullptr, Accesses, 1, Rank, 1};
   const uint64_t Trips[] = {5, 10};
@@ -69,7 +69,7 @@ TEST(BoxProgramTest, CollapsedNestRowsAndColumns) {
 TEST(BoxProgramTest, ProgramBoxesAppliesFrames) {
   static const BoxTerm Terms[] = {{2, 1, {0, 0, 0, 0}}, {1, 0, {0, 0, 0, 0}}};
   static const BoxExpr Exprs[] = {{0, 2}}; // 2*k0 + 1
-  static const BoxAccess Accesses[] = {{0, 0}};
+  static const BoxAccess Accesses[] = {{0, 0, 1}};
   static const uint8_t Rank[] = {1, 1};
   static const BoxProgram P = {1, 0, 0, Terms, Exprs, nullptr, Accesses, 1, Rank, 2};
   const uint64_t Trips[] = {50};
@@ -90,4 +90,44 @@ TEST(BoxProgramTest, ProgramBoxesAppliesFrames) {
   EXPECT_EQ(Out[1].Lo[0], 0);
   EXPECT_EQ(Out[1].Hi[0], 7);
   EXPECT_EQ(Out[1].Extent[1], 1);
+}
+
+// The writes' hulls alone: an LU step's row i written over columns [k, n), row k read. Over
+// rows [10, 20) the write box is rows 10..19; with the read of row k = 3, the box of every
+// access reaches down to row 3, over the rows of earlier chunks.
+TEST(BoxProgramTest, WriteBoxesLeaveReadsOut) {
+  // Variables: k0 (0), j (1), k (2).
+  static const BoxTerm Terms[] = {
+      {1, 1, {0, 0, 0, 0}}, // 0: k0 (row i, the nest's start folded in the symbol below)
+      {1, 1, {1, 0, 0, 0}}, // 1: j
+      {1, 1, {2, 0, 0, 0}}, // 2: k (row k)
+      {1, 1, {2, 0, 0, 0}}, // 3: k (j's lower bound)
+      {9, 0, {0, 0, 0, 0}}, // 4: 9 (j's upper bound)
+  };
+  static const BoxExpr Exprs[] = {{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}};
+  static const uint16_t Inner[] = {3, 4};
+  static const BoxAccess Accesses[] = {{0, 0, 1}, {0, 2, 0}}; // a[k0][j] written, a[k][j] read
+  static const uint8_t Rank[] = {2};
+  static const BoxProgram P = {1, 1, 1, Terms, Exprs, Inner, Accesses, 2, Rank, 1};
+  const uint64_t Trips[] = {64};
+  const int64_t Syms[] = {3};
+  double A[64][10];
+  const BoxFrame Frames[] = {{A, sizeof(double), {64, 10, 1}, false, 0}};
+  const ProgramBoxes Env = {&P, Trips, Syms, Frames};
+  Box All[1], Written[1];
+  programBoxes(const_cast<ProgramBoxes *>(&Env), 10, 20, All);
+  programWriteBoxes(const_cast<ProgramBoxes *>(&Env), 10, 20, Written);
+  EXPECT_EQ(All[0].Lo[0], 3);
+  EXPECT_EQ(All[0].Hi[0], 20);
+  EXPECT_EQ(Written[0].Lo[0], 10);
+  EXPECT_EQ(Written[0].Hi[0], 20);
+  EXPECT_EQ(Written[0].Lo[1], 3);
+  EXPECT_EQ(Written[0].Hi[1], 10);
+  EXPECT_EQ(Written[0].Base, static_cast<void *>(A));
+  // A region nothing writes has an empty write box.
+  static const BoxAccess ReadOnly[] = {{0, 2, 0}};
+  static const BoxProgram Q = {1, 1, 1, Terms, Exprs, Inner, ReadOnly, 1, Rank, 1};
+  const ProgramBoxes EnvQ = {&Q, Trips, Syms, Frames};
+  programWriteBoxes(const_cast<ProgramBoxes *>(&EnvQ), 10, 20, Written);
+  EXPECT_EQ(Written[0].Lo[0], Written[0].Hi[0]);
 }

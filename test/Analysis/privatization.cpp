@@ -1,0 +1,259 @@
+// Scalars and loops of C-style code: inner loop counters and temporaries declared at the top of
+// the function, dead or live after the loop; triangular steps of an elimination (rows below the
+// pivot written, the pivot row read); swaps of a[i] with a[n-1-i] for i < n/2. Each accepted form
+// has a refused neighbour.
+// RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark|note}}:"
+// REQUIRES: compiler
+
+// An inner loop's counter under a loop that may not run: no iteration reads another's value,
+// and nothing reads it after the loop, so each thread owns it (the GPU form too).
+void gemm(int ni, int nj, int nk, double (*c)[48], double (*a)[32], double (*b)[48]) {
+  int i, j, k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 16); in: c, a, b; out: c; private: j, k
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < ni; i++)
+    for (j = 0; j < nj; j++) {
+      c[i][j] *= 0.5;
+      for (k = 0; k < nk; k++)
+        c[i][j] += a[i][k] * b[k][j];
+    }
+}
+
+// The same counter read after the loop: the serial loop leaves the value of the last iteration
+// that ran the inner loop, which a chunk cannot know.
+int gemmLive(int ni, int nj, int nk, double (*c)[48], double (*a)[32], double (*b)[48]) {
+  int i, j, k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'k' carries a value from one iteration to the next
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:12: note: written here and read by a later iteration
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < ni; i++)
+    for (j = 0; j < nj; j++) {
+      c[i][j] *= 0.5;
+      for (k = 0; k < nk; k++)
+        c[i][j] += a[i][k] * b[k][j];
+    }
+  return k;
+}
+
+// Live after the loop, and written by every iteration: the last iteration's value is handed
+// back, which only CPU chunks do.
+int tempLive(int n, const double *x, double *y) {
+  int i, t;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); in: x; out: y; private: t
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: 't' is private to each iteration and keeps the last iteration's value, which only CPU chunks hand back
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    t = (int)x[i];
+    y[i] = t * 2;
+  }
+  return t;
+}
+
+// Dead after the loop (written again before the next read): a GPU thread owns it.
+int tempDead(int n, const double *x, double *y) {
+  int i, t;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); in: x; out: y; private: t
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    t = (int)x[i];
+    y[i] = t * 2;
+  }
+  t = 0;
+  return t;
+}
+
+// A `continue` before the write: fine while the variable is dead after the loop.
+void skipDead(int n, const double *x, double *y) {
+  int i;
+  double t;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 6); in: x; out: y; private: t
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    if (x[i] < 0)
+      continue;
+    t = x[i] * 3;
+    y[i] = t;
+  }
+}
+
+// ... and refused when it is read after the loop: an iteration that skips leaves nothing.
+double skipLive(int n, const double *x, double *y) {
+  int i;
+  double t = 0;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 't' is declared outside the loop, and each iteration assigns it before reading it; declare it inside the loop body, so that each iteration has its own
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:5: note: assigned here
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    if (x[i] < 0)
+      continue;
+    t = x[i] * 3;
+    y[i] = t;
+  }
+  return t;
+}
+
+// A handler may read what the iteration that threw left: liveness is not trusted in a function
+// with a try block, so the counter must be written by every iteration, and here it may not be.
+int underTry(int ni, int nj, double (*c)[48]) {
+  int i, j, k = 0;
+  try {
+    // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:5: warning: loop not parallelized: 'k' carries a value from one iteration to the next
+    // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:14: note: written here and read by a later iteration
+    [[cluster::gpu_parallel]]
+    for (i = 0; i < ni; i++)
+      for (j = 0; j < nj; j++)
+        for (k = 0; k < 4; k++)
+          c[i][j] += k;
+  } catch (...) {
+    return k;
+  }
+  return 0;
+}
+
+// One step of an LU elimination: rows below the pivot are written, the pivot row is read. The
+// cheap tests find solutions of different strides; the exact test shows none lies in the
+// iteration space.
+void luStep(int n, double (*a)[64]) {
+  int i, j, k;
+  for (k = 0; k < n; k++) {
+    // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:5: remark: loop parallelized across devices: schedule default, level 2 (score 9); in: a; out: a; private: j
+    [[cluster::gpu_parallel]]
+    for (i = k + 1; i < n; i++) {
+      a[i][k] /= a[k][k];
+      for (j = k + 1; j < n; j++)
+        a[i][j] -= a[i][k] * a[k][j];
+    }
+  }
+}
+
+// Starting at the pivot row itself: iteration k writes row k, which every other reads.
+void luStepFromPivot(int n, double (*a)[64]) {
+  int i, j, k;
+  for (k = 0; k < n; k++) {
+    // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:5: warning: loop not parallelized: 'a' is written in one iteration and read in another: iterations with different strides reach the same element
+    // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:18: note: conflicting read here
+    [[cluster::gpu_parallel]]
+    for (i = k; i < n; i++) {
+      a[i][k] /= a[k][k];
+      for (j = k + 1; j < n; j++)
+        a[i][j] -= a[i][k] * a[k][j];
+    }
+  }
+}
+
+// Reversing in place: iteration i swaps a[i] and a[n-1-i], for i < n/2; no two iterations meet.
+void reverse(int n, double *a) {
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); in: a; out: a
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n / 2; i++) {
+    double t = a[i];
+    a[i] = a[n - 1 - i];
+    a[n - 1 - i] = t;
+  }
+}
+
+// One iteration too many ((n + 1) / 2 for odd n reaches the middle from both sides, harmlessly,
+// but n/2 + 1 lets iteration i meet iteration n-1-i).
+void reverseTooFar(int n, double *a) {
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'a' is written in one iteration and read in another: iterations 0 and 1 (with n = 2) touch the same element
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:12: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n / 2 + 1; i++) {
+    double t = a[i];
+    a[i] = a[n - 1 - i];
+    a[n - 1 - i] = t;
+  }
+}
+
+// A scratch row filled whole before it is read, in every iteration: each chunk (and each GPU
+// thread) has its own.
+void scratchRow(int n, double (*out)[8], const double *in) {
+  double tmp[8];
+  int i, j;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 16); in: in; out: out; private: tmp, j
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < 8; j++)
+      tmp[j] = in[i] * j;
+    for (j = 0; j < 8; j++)
+      out[i][j] = tmp[7 - j];
+  }
+}
+
+// Filled only in part (j < 7): the last element is the previous iteration's.
+void scratchPart(int n, double (*out)[8], const double *in) {
+  double tmp[8] = {0};
+  int i, j;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'tmp' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: written here
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < 7; j++)
+      tmp[j] = in[i] * j;
+    for (j = 0; j < 8; j++)
+      out[i][j] = tmp[7 - j];
+  }
+}
+
+// Read before the fill: the value comes from the previous iteration.
+void scratchReadFirst(int n, double (*out)[8], const double *in) {
+  double tmp[8] = {0};
+  int i, j;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'tmp' is written in one iteration and read in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:17: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    out[i][0] = tmp[3];
+    for (j = 0; j < 8; j++)
+      tmp[j] = in[i] * j;
+    for (j = 1; j < 8; j++)
+      out[i][j] = tmp[7 - j];
+  }
+}
+
+// The fill reads the array itself (a running sum): element j - 1 of this iteration, fine
+// serially, but the fill is then no plain write.
+void scratchSelf(int n, double (*out)[8], const double *in) {
+  double tmp[8] = {0};
+  int i, j;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'tmp' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: written here
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < 8; j++)
+      tmp[j] = in[i] + (j ? tmp[j - 1] : 0);
+    for (j = 0; j < 8; j++)
+      out[i][j] = tmp[j];
+  }
+}
+
+// Live after the loop: the last iteration's row is handed back (CPU chunks only).
+double scratchLive(int n, double (*out)[8], const double *in) {
+  double tmp[8];
+  int i, j;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 16); in: in; out: out; private: tmp, j
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: 'tmp' is private to each iteration and keeps the last iteration's value, which only CPU chunks hand back
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < 8; j++)
+      tmp[j] = in[i] * j;
+    for (j = 0; j < 8; j++)
+      out[i][j] = tmp[7 - j];
+  }
+  return tmp[3];
+}
+
+// Too large for a GPU thread: CPU devices only, with the reason.
+void scratchLarge(int n, double (*out)[512], const double *in) {
+  double tmp[512];
+  int i, j;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 16); in: in; out: out; private: tmp, j
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the private array 'tmp' (4096 bytes) is larger than a GPU thread holds (1024 bytes)
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < 512; j++)
+      tmp[j] = in[i] * j;
+    for (j = 0; j < 512; j++)
+      out[i][j] = tmp[511 - j];
+  }
+}

@@ -1,0 +1,100 @@
+// C-style loops that privatization and the exact dependence test accept
+// (test/Analysis/privatization.cpp): counters and temporaries declared at the top, scratch rows,
+// an LU decomposition's elimination step, an in-place reversal over n/2 iterations. Their output
+// must equal the serial program's wherever they run.
+#include <cstdio>
+
+#define N 48
+
+static double A[N][N], B[N][N], C[N][N], L[N][N], S[101], O[N][8], In[N];
+
+void gemm(int ni, int nj, int nk) {
+  int i, j, k;
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < ni; i++)
+    for (j = 0; j < nj; j++) {
+      C[i][j] *= 0.5;
+      for (k = 0; k < nk; k++)
+        C[i][j] += A[i][k] * B[k][j];
+    }
+}
+
+void lu(int n) {
+  int i, j, k;
+  for (k = 0; k < n; k++) {
+    [[cluster::gpu_parallel]]
+    for (i = k + 1; i < n; i++) {
+      L[i][k] /= L[k][k];
+      for (j = k + 1; j < n; j++)
+        L[i][j] -= L[i][k] * L[k][j];
+    }
+  }
+}
+
+void reverse(int n, double *a) {
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n / 2; i++) {
+    double t = a[i];
+    a[i] = a[n - 1 - i];
+    a[n - 1 - i] = t;
+  }
+}
+
+void scratch(int n) {
+  double tmp[8];
+  int i, j;
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < 8; j++)
+      tmp[j] = In[i] * j + 1;
+    for (j = 0; j < 8; j++)
+      O[i][j] = tmp[7 - j] / tmp[j];
+  }
+}
+
+double scratchLive(int n) {
+  double tmp[8];
+  int i, j;
+  double t;
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < 8; j++)
+      tmp[j] = In[i] - j;
+    t = tmp[3] * 2;
+    for (j = 0; j < 8; j++)
+      O[i][j] += tmp[j] * t;
+  }
+  return tmp[5] + t;
+}
+
+int main() {
+  int i, j;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++) {
+      A[i][j] = i + j * 0.5;
+      B[i][j] = i - j * 0.25;
+      L[i][j] = i == j ? 100.0 : 1.0 / (1 + i + j);
+    }
+  for (i = 0; i < 101; i++)
+    S[i] = i * 1.5;
+  for (i = 0; i < N; i++)
+    In[i] = i * 0.1;
+  gemm(N, N - 3, N - 5);
+  lu(N);
+  reverse(101, S);
+  reverse(100, S);
+  reverse(7, S + 3);
+  scratch(N);
+  double live = scratchLive(N - 1);
+  double s = live;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      s += C[i][j] * (j + 1) + L[i][j] * (i + 1);
+  for (i = 0; i < 101; i++)
+    s += S[i] * i;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < 8; j++)
+      s += O[i][j] * (j + 2);
+  printf("%a %a\n", s, live);
+  return 0;
+}
