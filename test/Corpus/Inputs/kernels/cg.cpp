@@ -1,0 +1,107 @@
+/* cg: conjugate gradient iterations on the 5-point Laplacian of a G x G grid, held in a CSR
+ * struct read through accessors (begin(i), end(i), column(k), value(k)) and a const size().
+ * Each iteration is a sparse matrix-vector product, two dot products (floating-point sum
+ * reductions) and three vector updates; the iterations themselves are sequential (the
+ * residual history records each one). */
+#include "corpus.h"
+
+#define G 9
+#define N (G * G)
+#define NNZ (5 * N)
+#define NITER 12
+
+struct Csr {
+  int n;
+  const int *rowptr;
+  const int *col;
+  const double *val;
+  int size() const { return n; }
+  int begin(int i) const { return rowptr[i]; }
+  int end(int i) const { return rowptr[i + 1]; }
+  int column(int k) const { return col[k]; }
+  double value(int k) const { return val[k]; }
+};
+
+static int rowptr[N + 1], col[NNZ];
+static double val[NNZ], b[N], x[N], r[N], p[N], q[N], resid[NITER];
+
+static void kernel_cg(const Csr &A, int niter, double *x, double *r, double *p, double *q,
+                      double *resid)
+{
+  int it, i, k;
+  double sum, rr, rrnew, pq, alpha, beta;
+
+  rr = 0.0;
+  for (i = 0; i < A.size(); i++)
+    rr += r[i] * r[i];
+  /* loop iter: sequential (each iteration needs the previous direction and residual); omp: private(i, k, sum) */
+  [[cluster::gpu_parallel]]
+  for (it = 0; it < niter; it++) {
+    /* loop spmv: parallel; omp: private(k, sum) */
+    [[cluster::gpu_parallel]]
+    for (i = 0; i < A.size(); i++) {
+      sum = 0.0;
+      for (k = A.begin(i); k < A.end(i); k++)
+        sum += A.value(k) * p[A.column(k)];
+      q[i] = sum;
+    }
+    pq = 0.0;
+    /* loop pq: parallel */
+    [[cluster::gpu_parallel(reduce(+: pq))]]
+    for (i = 0; i < A.size(); i++)
+      pq += p[i] * q[i];
+    alpha = rr / pq;
+    /* loop xr: parallel */
+    [[cluster::gpu_parallel]]
+    for (i = 0; i < A.size(); i++) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+    }
+    rrnew = 0.0;
+    /* loop rr: parallel */
+    [[cluster::gpu_parallel(reduce(+: rrnew))]]
+    for (i = 0; i < A.size(); i++)
+      rrnew += r[i] * r[i];
+    beta = rrnew / rr;
+    rr = rrnew;
+    resid[it] = rr;
+    /* loop p: parallel */
+    [[cluster::gpu_parallel]]
+    for (i = 0; i < A.size(); i++)
+      p[i] = r[i] + beta * p[i];
+  }
+}
+
+int main(void)
+{
+  int i, j, k, row;
+  Csr A;
+
+  k = 0;
+  for (i = 0; i < G; i++)
+    for (j = 0; j < G; j++) {
+      row = i * G + j;
+      rowptr[row] = k;
+      if (i > 0) { col[k] = row - G; val[k] = -1.0; k++; }
+      if (j > 0) { col[k] = row - 1; val[k] = -1.0; k++; }
+      col[k] = row; val[k] = 4.0 + 0.01 * (row % 5); k++;
+      if (j < G - 1) { col[k] = row + 1; val[k] = -1.0; k++; }
+      if (i < G - 1) { col[k] = row + G; val[k] = -1.0; k++; }
+    }
+  rowptr[N] = k;
+  A.n = N;
+  A.rowptr = rowptr;
+  A.col = col;
+  A.val = val;
+  for (i = 0; i < N; i++) {
+    b[i] = 1.0 + (double)(i % 7) / 3;
+    x[i] = 0.0;
+    r[i] = b[i];
+    p[i] = b[i];
+  }
+  kernel_cg(A, NITER, x, r, p, q, resid);
+  print_array("x", x, N);
+  print_array("r", r, N);
+  print_array("resid", resid, NITER);
+  return 0;
+}
