@@ -86,13 +86,13 @@ def main():
           "first run on the ranks |" % (r, r))
     print("|---|---|---|---|---|---|---|")
     for label, serial, local, ranks, where in rows:
-        print("| %s | %.1f ms | %.1f ms | %.1f ms | %.2fx | %s | %.0f ms |" %
+        print("| %s | %.2f ms | %.2f ms | %.2f ms | %.2fx | %s | %.0f ms |" %
               (label, serial[0], local[0], ranks[0], ranks[0] / local[0], where, ranks[2]))
     data_only = rows[1]
     moved = args.n * 16 * (r - 1) / r
     print("\nCommunication: a run moves %.1f MB to and from the other ranks (16 bytes per remote "
-          "iteration); with no work it takes %.1f ms on the ranks against %.1f ms serially, so "
-          "moving the chunks costs about %.1f ms per run." %
+          "iteration); with no work it takes %.2f ms on the ranks against %.2f ms serially, so "
+          "moving the chunks costs about %.2f ms per run." %
           (moved / 1e6, data_only[3][0], data_only[1][0], data_only[3][0] - data_only[1][0]))
     if bandwidth:
         print("Bandwidth the runtime measured from rank 0: %.2f GB/s (%.1f ms for those bytes)." %
