@@ -8,6 +8,7 @@ PACKAGES=(
   clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev libomp-19-dev
   libyaml-cpp-dev libssh-dev libssl-dev libgtest-dev libgmock-dev libisl-dev
   openssh-server openssh-client
+  openmpi-bin libopenmpi-dev slurmctld slurmd slurm-client munge
   hyperfine gnuplot-nox
 )
 

@@ -112,8 +112,18 @@ if config.sshd and os.path.exists(config.sshd) and shutil.which("ssh-keygen"):
     config.available_features.add("sshd")
     config.substitutions.append(("%sshd", config.sshd))
 
-if config.mpirun and os.path.exists(config.mpirun):
+# MPI (docs/multi-node.md): Open MPI's mpirun and the libmpi the runtime opens with dlopen. Tests
+# run every rank on this machine (--oversubscribe); Open MPI refuses to run as root unless told.
+if config.mpirun and os.path.exists(config.mpirun) and _can_load("libmpi.so.40"):
     config.available_features.add("mpi")
+    config.substitutions.append(("%mpirun", "%s --oversubscribe" % config.mpirun))
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    # A one-node SLURM cluster the test starts itself (test/MPI/slurm.test): Debian's daemons,
+    # run as root (slurmd manages other users' tasks), and srun with the PMIx plugin.
+    if all(shutil.which(p, path="/usr/sbin:/usr/bin:/sbin:/bin")
+           for p in ["munged", "slurmctld", "slurmd", "srun", "sinfo"]) and os.getuid() == 0:
+        config.available_features.add("slurm")
 
 # ThreadSanitizer needs clang's runtime; Debian ships it with libclang-rt-19-dev.
 if os.path.exists("/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.tsan-x86_64.a"):

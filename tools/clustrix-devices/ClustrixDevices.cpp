@@ -18,7 +18,7 @@ namespace {
 enum class Format { Table, Json, Probe };
 
 void printHelp() {
-  std::printf("usage: clustrix-devices [--json | --probe] [--host NAME | --all-hosts]\n"
+  std::printf("usage: clustrix-devices [--json | --probe] [--host NAME | --all-hosts | --mpi]\n"
               "                        [--config FILE] [--refresh] [--help] [--version]\n"
               "\n"
               "Prints the devices the Clustrix runtime sees on this machine.\n"
@@ -29,6 +29,8 @@ void printHelp() {
               "  --host NAME   the devices of the remote host NAME (hosts: in clustrix.yml),\n"
               "             probed over SSH; see docs/hosts.md\n"
               "  --all-hosts   every configured host, probed concurrently\n"
+              "  --mpi      under mpirun or srun: the devices of every rank, as one loop sees\n"
+              "             them (rank 0's, then rank1:cpu0, rank1:cuda0, ...); docs/multi-node.md\n"
               "  --config FILE read the hosts from FILE instead of the usual clustrix.yml\n"
               "  --refresh  probe again instead of using a cached remote answer\n"
               "  --help     this text\n"
@@ -40,6 +42,7 @@ void printHelp() {
 int main(int Argc, char **Argv) {
   Format F = Format::Table;
   clustrix::remote::RemoteQuery Remote;
+  bool Mpi = false;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if ((A == "--host" || A == "--config") && I + 1 >= Argc) {
@@ -48,6 +51,8 @@ int main(int Argc, char **Argv) {
     }
     if (A == "--host") {
       Remote.HostName = Argv[++I];
+    } else if (A == "--mpi") {
+      Mpi = true;
     } else if (A == "--all-hosts") {
       Remote.AllHosts = true;
     } else if (A == "--config") {
@@ -68,6 +73,25 @@ int main(int Argc, char **Argv) {
       std::fprintf(stderr, "clustrix-devices: unknown option '%s' (see --help)\n", A.c_str());
       return 2;
     }
+  }
+  if (Mpi && (!Remote.HostName.empty() || Remote.AllHosts)) {
+    std::fprintf(stderr, "clustrix-devices: --mpi cannot be combined with --host or --all-hosts\n");
+    return 2;
+  }
+  if (Mpi) {
+    std::string Why;
+    std::vector<clustrix::DeviceReport> Rs = clustrix::discoverMpiDevices(Why);
+    if (Rs.empty()) {
+      std::fprintf(stderr, "clustrix-devices: error: --mpi: %s\n", Why.c_str());
+      return 1;
+    }
+    std::string Out = F == Format::Json ? clustrix::formatDeviceJson(Rs) + "\n" : "";
+    for (size_t I = 0; F != Format::Json && I < Rs.size(); ++I)
+      Out += (I ? "\n" : "") + (F == Format::Probe ? "host " + Rs[I].Host + "\n" +
+                                                        clustrix::formatProbeLines(Rs[I])
+                                                  : clustrix::formatDeviceTable(Rs[I]));
+    std::fputs(Out.c_str(), stdout);
+    return 0;
   }
   if (!Remote.HostName.empty() || Remote.AllHosts) {
     clustrix::remote::RemoteAnswer Answer = clustrix::remote::queryRemoteDevices(Remote);

@@ -11,6 +11,8 @@
 #include "clustrix/remote/Error.h"
 #include "clustrix/remote/Hosts.h"
 
+#include "MpiLaunch.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -56,6 +58,7 @@ void writeAll(int Fd, const char *Data, size_t Size) {
 
 const char *const Usage =
     "usage: clustrix-run --host NAME|auto [options] [--] PROGRAM [ARGS...]\n"
+    "       clustrix-run --hosts NAME,NAME... [--ranks-per-host N] [--dry-run] [--] PROGRAM...\n"
     "\n"
     "Copies PROGRAM to a host configured in the hosts: section of clustrix.yml, runs it there\n"
     "with ARGS, streams its output back and exits with its exit status.\n"
@@ -63,6 +66,11 @@ const char *const Usage =
     "options:\n"
     "  --host NAME      the configured host to run on; 'auto' picks the host with the most\n"
     "                   free GPUs\n"
+    "  --hosts A,B,...  one MPI job over these configured hosts: mpirun starts PROGRAM on each\n"
+    "                   (over ssh; the program must be at the same path on every host), rank 0\n"
+    "                   on A runs it, the others serve its loops (docs/multi-node.md)\n"
+    "  --ranks-per-host N  with --hosts, ranks started on each host (default 1)\n"
+    "  --dry-run        with --hosts, print mpirun's host file and command instead of running\n"
     "  --config FILE    read hosts from FILE instead of the usual clustrix.yml\n"
     "  --timeout SECS   stop the program after SECS seconds (default: the host's run_timeout)\n"
     "  --refresh        with --host auto, probe hosts again instead of using cached answers\n"
@@ -85,6 +93,8 @@ int main(int Argc, char **Argv) {
   std::string HostName, ConfigPath;
   double Timeout = 0;
   bool Refresh = false, Verbose = false;
+  MpiLaunch Mpi;
+  std::string HostList;
   int I = 1;
   for (; I < Argc; ++I) {
     std::string A = Argv[I];
@@ -104,6 +114,17 @@ int main(int Argc, char **Argv) {
         HostName = Value("--host");
       } else if (A.compare(0, 7, "--host=") == 0) {
         HostName = A.substr(7);
+      } else if (A == "--hosts") {
+        HostList = Value("--hosts");
+      } else if (A == "--ranks-per-host") {
+        std::string V = Value("--ranks-per-host");
+        char *End = nullptr;
+        long N = std::strtol(V.c_str(), &End, 10);
+        if (V.empty() || *End || N < 1 || N > 4096)
+          return usageError("--ranks-per-host needs a count from 1 to 4096, not '" + V + "'");
+        Mpi.RanksPerHost = static_cast<int>(N);
+      } else if (A == "--dry-run") {
+        Mpi.DryRun = true;
       } else if (A == "--config") {
         ConfigPath = Value("--config");
       } else if (A.compare(0, 9, "--config=") == 0) {
@@ -130,7 +151,11 @@ int main(int Argc, char **Argv) {
       return usageError(E.what());
     }
   }
-  if (HostName.empty())
+  if (!HostList.empty() && !HostName.empty())
+    return usageError("--host and --hosts exclude each other");
+  if (HostList.empty() && (Mpi.DryRun || Mpi.RanksPerHost != 1))
+    return usageError("--dry-run and --ranks-per-host go with --hosts");
+  if (HostName.empty() && HostList.empty())
     return usageError("--host NAME (or --host auto) is required");
   if (I >= Argc)
     return usageError("no program to run");
@@ -150,6 +175,13 @@ int main(int Argc, char **Argv) {
     return ExitUsage;
   }
 
+  if (!HostList.empty()) {
+    std::string Err;
+    if (!parseHostList(HostList, Mpi.Hosts, Err))
+      return usageError(Err);
+    Mpi.Program = Program;
+    return runOverMpi(Hosts, Mpi, environ);
+  }
   std::signal(SIGINT, onInterrupt);
   std::signal(SIGPIPE, SIG_IGN);
   try {

@@ -51,6 +51,11 @@ struct DeviceReport {
 /// QueryFreeMemory opens a context on each GPU to read its free memory (slower).
 DeviceReport discoverLocalDevices(bool QueryFreeMemory = true);
 
+/// The devices of every rank of an MPI job, rank 0's first, each report's Host naming the rank
+/// and its machine ("rank1 (node7)"). Only rank 0 of a job of several ranks started by an MPI
+/// launcher can answer; otherwise the list is empty and Why says why.
+std::vector<DeviceReport> discoverMpiDevices(std::string &Why);
+
 /// This machine's CPU as a device: model name and hardware threads usable by this process.
 DeviceInfo localCpuDevice();
 

@@ -105,7 +105,7 @@ public:
   virtual bool lost(const Lane &L) const = 0;
 };
 
-/// Every backend, in the order of Backends.def: accelerators first, the host last.
+/// Every backend, in the order of Backends.def: accelerators first, then the host, then MPI ranks.
 const std::vector<const Backend *> &backends();
 
 } // namespace rt
