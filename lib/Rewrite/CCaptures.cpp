@@ -134,6 +134,19 @@ void boundExprs(QualType T, std::string E, const ASTContext &Ctx,
   }
 }
 
+/// The variables whose address S takes (`&x`): the loop may write them through a pointer.
+void addressTaken(const Stmt *S, std::set<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    if (UO->getOpcode() == UO_AddrOf)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens()))
+        if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+          Out.insert(VD);
+  for (const Stmt *C : S->children())
+    addressTaken(C, Out);
+}
+
 /// Whether T is a chain of pointers and arrays over a type that is not variably modified.
 bool isPointerArrayChain(QualType T, const ASTContext &Ctx) {
   while (T->isVariablyModifiedType()) {
@@ -302,6 +315,8 @@ void CCaptureScan::checkTypes(const LoopResult &R) {
 }
 
 void CCaptureScan::classify() {
+  std::set<const VarDecl *> AddressTaken;
+  addressTaken(Fn->getBody(), AddressTaken);
   std::vector<const VarDecl *> Vars;
   for (const auto &[VD, Uses] : Refs)
     Vars.push_back(VD);
@@ -314,7 +329,10 @@ void CCaptureScan::classify() {
     QualType T = VD->getType();
     bool OnlyRead = std::all_of(Refs[VD].begin(), Refs[VD].end(),
                                 [&](const DeclRefExpr *DR) { return ReadOnly.count(DR) > 0; });
-    C.K = T->isScalarType() && OnlyRead ? CCapture::Copy : CCapture::Pointer;
+    // A copy would not see a write through a pointer to the variable: a variable whose address
+    // the function takes anywhere is reached through a pointer, as the C++ lambda reaches it.
+    C.K = T->isScalarType() && OnlyRead && !AddressTaken.count(VD) ? CCapture::Copy
+                                                                    : CCapture::Pointer;
     C.VariablyModified = T->isVariablyModifiedType();
     std::string Name = VD->getNameAsString();
     if (C.VariablyModified && !isPointerArrayChain(T, Ctx)) {

@@ -3,9 +3,10 @@
 // In a C translation unit the body of an accepted loop moves into a file-scope function (C has
 // no lambdas), in the manner of OpenMP's outlining: what the body names of the enclosing
 // function reaches it through an environment the loop's block fills. This finds those names
-// and how each travels: a scalar the body only reads is copied into a variable of the same
-// name; anything else (arrays, structs, a scalar whose address is taken) is reached through a
-// pointer, and the body's references to it are rewritten. Variably modified types (`double
+// and how each travels: a scalar the body only reads, and whose address the function never
+// takes (nothing can write it while the loop runs), is copied into a variable of the same
+// name; anything else (arrays, structs, a scalar written or whose address is taken) is reached
+// through a pointer, and the body's references to it are rewritten. Variably modified types (`double
 // C[n][m]`) keep their bounds as run-time values.
 //
 // It also says why a body cannot move: a type, enumerator, function or `extern` declared inside
@@ -30,7 +31,7 @@ namespace clustrix {
 /// A variable of the enclosing function that the loop's body names.
 struct CCapture {
   enum Kind {
-    Copy,    ///< A scalar the body only reads: a same-named copy in the chunk function.
+    Copy,    ///< A scalar the body only reads, never addressed: a same-named copy.
     Pointer, ///< Reached as `(*__clx_ref_<name>)`; the body's references are rewritten.
   };
   const clang::VarDecl *Var = nullptr;

@@ -86,6 +86,20 @@ static void prefix(int n, double *v) {
     v[i] += v[i - 1];
 }
 
+/* A scalar the loop reads, and a pointer that may point to it: the outlined body must read the
+ * variable itself, not a copy (with m == 1 the iteration writes lim before reading it). */
+static double guarded(int m, double *a, double *p) {
+  double lim = 2.0;
+  if (m == 1)
+    p = &lim;
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < m; i++) {
+    p[i] = 7.0 + i;
+    a[i] = lim;
+  }
+  return a[0] + a[m - 1];
+}
+
 int main(void) {
   int n = N, i, j;
   double *x = malloc(sizeof(double) * N * 4), *y = malloc(sizeof(double) * N * 4);
@@ -113,6 +127,9 @@ int main(void) {
   printf("%a %a\n", lo, hi);
   printf("%d\n", scaleShift(4 * n, P, x));
   prefix(4 * n, y);
+  lo = guarded(1, x, y);
+  hi = guarded(4 * n, x, y);
+  printf("%a %a\n", lo, hi);
   for (i = 0; i < N; i++)
     for (j = 0; j < N; j++)
       s = s * 0.999 + C[i][j] + out[i][j];
