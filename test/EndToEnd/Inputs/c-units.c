@@ -9,12 +9,12 @@
 
 static double g[N][N];
 
-/* restrict pointers and a read-only scalar. */
+/* restrict pointers (also declared in the body, with a _Bool: the kernel text maps both). */
 static void axpy(int n, double a, const double *restrict x, double *restrict y) {
   int i;
   [[cluster::gpu_parallel]]
-  for (i = 0; i < n; i++)
-    y[i] = a * x[i] + y[i];
+  for (i = 0; i < n; i++) {
+    const double *restrict xi = x + i; _Bool neg = *xi < 0; y[i] = a * (neg ? -*xi : *xi) + y[i]; }
 }
 
 /* VLA parameters: the row lengths come from the types. */
