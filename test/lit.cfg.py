@@ -50,7 +50,15 @@ config.substitutions.append(("%clang", config.clang))
 # A C++ compile through the plugin, the way a user builds: -fplugin= plus the runtime's headers.
 config.substitutions.append(
     ("%clustrix_cxx", "%s -std=c++17 -fplugin=%s -I%s" % (config.clangxx, plugin, rt_inc)))
+# A C compile through the plugin: the same, in C (the generated code is C, see runtime_c.h).
+config.substitutions.append(
+    ("%clustrix_cc", "%s -fplugin=%s -I%s" % (config.clang, plugin, rt_inc)))
 config.substitutions.append(("%cxx", config.cxx))
+# GCC, for the C that clustrix-rewrite writes (build-essential installs it).
+gcc = shutil.which("gcc")
+if gcc:
+    config.available_features.add("gcc")
+    config.substitutions.append(("%gcc", gcc))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%src_root", config.clustrix_src_root))
 config.substitutions.append(("%clustrix_obj_root", config.clustrix_obj_root))

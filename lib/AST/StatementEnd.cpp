@@ -8,6 +8,12 @@
 
 using namespace clang;
 
+/// The last token of S in the file: where S ends inside a macro's expansion, the last token of
+/// the invocation (its `)`), not the macro's name.
+static SourceLocation lastToken(const Stmt *S, const SourceManager &SM) {
+  return SM.getExpansionRange(S->getEndLoc()).getEnd();
+}
+
 SourceLocation clustrix::trailingSemicolon(const Stmt *S, const SourceManager &SM,
                                            const LangOptions &LO) {
   const Stmt *Last = S;
@@ -15,7 +21,7 @@ SourceLocation clustrix::trailingSemicolon(const Stmt *S, const SourceManager &S
     Last = Body;
   if (isa<CompoundStmt>(Last))
     return SourceLocation();
-  std::optional<Token> Next = Lexer::findNextToken(SM.getExpansionLoc(S->getEndLoc()), SM, LO);
+  std::optional<Token> Next = Lexer::findNextToken(lastToken(S, SM), SM, LO);
   if (Next && Next->is(tok::semi))
     return Next->getLocation();
   return SourceLocation();
@@ -24,7 +30,7 @@ SourceLocation clustrix::trailingSemicolon(const Stmt *S, const SourceManager &S
 std::pair<unsigned, unsigned> clustrix::statementOffsets(const Stmt *S, const SourceManager &SM,
                                                          const LangOptions &LO) {
   unsigned B = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
-  SourceLocation E = Lexer::getLocForEndOfToken(SM.getExpansionLoc(S->getEndLoc()), 0, SM, LO);
+  SourceLocation E = Lexer::getLocForEndOfToken(lastToken(S, SM), 0, SM, LO);
   if (SourceLocation Semi = trailingSemicolon(S, SM, LO); Semi.isValid())
     E = Semi.getLocWithOffset(1);
   return {B, SM.getFileOffset(E)};

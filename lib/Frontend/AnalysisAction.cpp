@@ -10,6 +10,7 @@
 #include "clustrix/Decide/Decision.h"
 #include "clustrix/Detect/AttributeCollector.h"
 #include "clustrix/Detect/LoopMatcher.h"
+#include "clustrix/Rewrite/CCaptures.h"
 #include "clustrix/Rewrite/FileRewriter.h"
 #include "clustrix/Rewrite/KernelEmitter.h"
 
@@ -92,6 +93,8 @@ AnalysisConsumer::analyzeAndDecide(ASTContext &Ctx, const std::vector<MatchedLoo
   for (const MatchedLoop &L : Loops) {
     const MatchedLoop *Outer = Nesting.enclosing(L);
     LoopResult R = Outer ? Decide.refuseNested(*Outer) : Analyzer.analyze(L.Loop, L.Clauses, L.Fn);
+    if (!Ctx.getLangOpts().CPlusPlus)
+      refuseUnlessOutlinable(L.Fn, L.Loop, R); // C: the body must become a file-scope function
     Kernel K;
     if (R.Accepted)
       K = emitKernel(Ctx, L.Loop, R);
@@ -112,7 +115,7 @@ void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> 
   for (const Annotation &A : Attrs.annotations())
     FR.blankAttribute(A);
   for (const AcceptedLoop &A : Accepted) {
-    FR.rewriteLoop(*A.Match->Ann, A.Match->Loop, A.Result, A.Match->Clauses, A.GPU);
+    FR.rewriteLoop(*A.Match->Ann, A.Match->Loop, A.Result, A.Match->Clauses, A.GPU, A.Match->Fn);
     if (A.GPU.Ok)
       Out.Kernels.push_back({A.GPU.Name, A.GPU.Source});
   }

@@ -1,9 +1,10 @@
 //===- ClustrixPlugin.cpp - The Clang plugin front door --------------------===//
 //
-// `clang++-19 -fplugin=clustrix.so` compiles annotated loops through the runtime in the same
-// invocation. An AddBeforeMainAction runs a nested analysis parse of the main file (where the
-// token watcher can be installed), reports its diagnostics into the user's engine, and overrides
-// the main file's contents with the rewritten text before the real compile lexes it.
+// `clang++-19 -fplugin=clustrix.so` (or `clang-19 -x c ...` for C) compiles annotated loops
+// through the runtime in the same invocation. An AddBeforeMainAction runs a nested analysis
+// parse of the main file (where the token watcher can be installed), reports its diagnostics
+// into the user's engine, and overrides the main file's contents with the rewritten text before
+// the real compile lexes it.
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Decide/Diagnostics.h"
@@ -169,7 +170,8 @@ void ClustrixAction::run(CompilerInstance &CI) {
   if (!Out.Changed)
     return;
 
-  // The rewritten file includes <clustrix/Runtime.h>: make it findable, as a system header.
+  // The rewritten file includes <clustrix/Runtime.h> (<clustrix/runtime_c.h> in C): make it
+  // findable, as a system header.
   std::string Inc = runtimeIncludeDir();
   if (auto Dir = CI.getFileManager().getOptionalDirectoryRef(Inc)) {
     HeaderSearch &HS = CI.getPreprocessor().getHeaderSearchInfo();

@@ -33,7 +33,7 @@ std::string joined(const std::vector<std::string> &Items, const std::string &Emp
 /// The static tables of one loop's box program.
 class BoxTables {
 public:
-  explicit BoxTables(const LoopResult &R) : R(R), N(R.Nest.size()) {
+  BoxTables(const LoopResult &R, const RuntimeDialect &D) : R(R), D(D), N(R.Nest.size()) {
     for (size_t I = 0; I < R.InnerRanges.size(); ++I)
       Index[R.InnerRanges[I].first.Key] = unsigned(N + I);
     for (size_t I = 0; I < R.InnerRanges.size(); ++I) {
@@ -54,6 +54,7 @@ private:
   void addAccesses(unsigned RI);
 
   const LoopResult &R;
+  const RuntimeDialect &D;
   size_t N;
   std::map<const void *, unsigned> Index;
   std::vector<std::string> Symbols;
@@ -119,22 +120,24 @@ void BoxTables::emit(llvm::raw_ostream &OS) const {
   std::string NoFactors = "{" + joined(std::vector<std::string>(MaxBoxFactors, "0"), "") + "}";
   std::string NoTerm =
       descriptor::init(descriptor::BoxTerm{T::Coef(0), T::NumFactors(0), T::Factor(NoFactors)});
-  OS << "    static const ::clustrix::rt::BoxTerm __clx_terms[] = {" << joined(Terms, NoTerm)
+  OS << "    static const " << D.record("BoxTerm") << " __clx_terms[] = {" << joined(Terms, NoTerm)
      << "};\n"
-     << "    static const ::clustrix::rt::BoxExpr __clx_exprs[] = {"
+     << "    static const " << D.record("BoxExpr") << " __clx_exprs[] = {"
      << joined(Exprs, descriptor::init(descriptor::BoxExpr{E::First(0), E::Count(0)})) << "};\n";
   if (!Inner.empty())
-    OS << "    static const std::uint16_t __clx_inner[] = {" << joined(Inner, "") << "};\n";
-  OS << "    static const ::clustrix::rt::BoxAccess __clx_accs[] = {"
+    OS << "    static const " << D.fixedInt("uint16_t") << " __clx_inner[] = {" << joined(Inner, "")
+       << "};\n";
+  OS << "    static const " << D.record("BoxAccess") << " __clx_accs[] = {"
      << joined(Accesses, descriptor::init(descriptor::BoxAccess{A::Region(0), A::First(0),
                                                                      A::Write(0)}))
      << "};\n"
-     << "    static const std::uint8_t __clx_rank[] = {" << joined(Ranks, "") << "};\n"
-     << "    static const ::clustrix::rt::BoxProgram __clx_prog = "
+     << "    static const " << D.fixedInt("uint8_t") << " __clx_rank[] = {" << joined(Ranks, "")
+     << "};\n"
+     << "    static const " << D.record("BoxProgram") << " __clx_prog = "
      << descriptor::init(descriptor::BoxProgram{
             P::NumNest(N), P::NumInner(R.InnerRanges.size()), P::NumSymbols(Symbols.size()),
             P::Terms("__clx_terms"), P::Exprs("__clx_exprs"),
-            P::InnerRange(Inner.empty() ? "nullptr" : "__clx_inner"), P::Accesses("__clx_accs"),
+            P::InnerRange(Inner.empty() ? D.null() : "__clx_inner"), P::Accesses("__clx_accs"),
             P::NumAccesses(Accesses.size()), P::Rank("__clx_rank"),
             P::NumRegions(R.Regions.size())})
      << ";\n";
@@ -142,7 +145,7 @@ void BoxTables::emit(llvm::raw_ostream &OS) const {
 
 /// The frame of one region: the address of element (0, ..., 0), its size, the extents, and for
 /// a region read whole, the count of its elements.
-std::string frame(const Region &Reg) {
+std::string frame(const Region &Reg, const RuntimeDialect &Dialect) {
   namespace F = descriptor::BoxFrameField;
   std::string Elem;
   if (Reg.Scalar)
@@ -164,47 +167,47 @@ std::string frame(const Region &Reg) {
     else if (!Reg.ConstDims.empty() && Reg.ConstDims.size() == Rank)
       E = std::to_string(Reg.ConstDims[D]);
     else if (D == 0 && Rank == 1 && !Reg.ExtentText.empty())
-      E = "static_cast<std::int64_t>(" + Reg.ExtentText + ")";
+      E = Dialect.castTo("int64_t", Reg.ExtentText);
     else if (D > 0 && D - 1 < Reg.DimExtents.size())
-      E = "static_cast<std::int64_t>(" + Reg.DimExtents[D - 1].str() + ")";
+      E = Dialect.castTo("int64_t", Reg.DimExtents[D - 1].str());
     Extents.push_back(E);
   }
   // Non-affine reads of a known extent: the whole object.
   bool Whole = isWhole(Reg);
   return descriptor::init(descriptor::BoxFrame{
       F::Base("(void *)" + Elem), F::ElemSize("sizeof(*" + Elem + ")"),
-      F::Extent("{" + joined(Extents, "") + "}"), F::Whole(Whole ? "true" : "false"),
+      F::Extent("{" + joined(Extents, "") + "}"), F::Whole(Dialect.boolean(Whole)),
       F::WholeHi(!Whole ? "0"
-                        : "static_cast<std::int64_t>(" +
-                              (Reg.ExtentText.empty() ? "0" : Reg.ExtentText) + ")")});
+                        : Dialect.castTo("int64_t",
+                                         Reg.ExtentText.empty() ? "0" : Reg.ExtentText))});
 }
 
 } // namespace
 
-std::string clustrix::boxProgramCode(const LoopResult &R) {
+std::string clustrix::boxProgramCode(const LoopResult &R, const RuntimeDialect &D) {
   namespace B = descriptor::ProgramBoxesField;
-  BoxTables Tables(R);
+  BoxTables Tables(R, D);
   std::string S;
   llvm::raw_string_ostream OS(S);
   Tables.emit(OS);
   // Symbols, bases and extents are loop-invariant: evaluated once, here.
   const std::vector<std::string> &Symbols = Tables.symbols();
   if (!Symbols.empty()) {
-    OS << "    const std::int64_t __clx_syms[] = {";
+    OS << "    const " << D.fixedInt("int64_t") << " __clx_syms[] = {";
     for (size_t I = 0; I < Symbols.size(); ++I)
-      OS << (I ? ", " : "") << "static_cast<std::int64_t>(" << Symbols[I] << ")";
+      OS << (I ? ", " : "") << D.castTo("int64_t", Symbols[I]);
     OS << "};\n";
   }
-  OS << "    const std::uint64_t __clx_trips[] = {";
+  OS << "    const " << D.fixedInt("uint64_t") << " __clx_trips[] = {";
   for (size_t L = 0; L < R.Nest.size(); ++L)
     OS << (L ? ", " : "") << "__clx_trip" << L << ".Count";
-  OS << "};\n    const ::clustrix::rt::BoxFrame __clx_frames[] = {";
+  OS << "};\n    const " << D.record("BoxFrame") << " __clx_frames[] = {";
   for (size_t RI = 0; RI < R.Regions.size(); ++RI)
-    OS << (RI ? ",\n        " : "\n        ") << frame(R.Regions[RI]);
-  OS << "};\n    ::clustrix::rt::ProgramBoxes __clx_boxenv = "
+    OS << (RI ? ",\n        " : "\n        ") << frame(R.Regions[RI], D);
+  OS << "};\n    " << D.record("ProgramBoxes") << " __clx_boxenv = "
      << descriptor::init(descriptor::ProgramBoxes{
             B::Program("&__clx_prog"), B::Trips("__clx_trips"),
-            B::Symbols(Symbols.empty() ? "nullptr" : "__clx_syms"), B::Frames("__clx_frames")})
+            B::Symbols(Symbols.empty() ? D.null() : "__clx_syms"), B::Frames("__clx_frames")})
      << ";\n";
   return S;
 }

@@ -43,9 +43,9 @@ llvm::StringRef clustrix::runtimeName(KernelArg::Kind K) {
 
 namespace {
 
-void emitRegions(llvm::raw_ostream &OS, const LoopResult &R) {
+void emitRegions(llvm::raw_ostream &OS, const LoopResult &R, const RuntimeDialect &D) {
   namespace F = descriptor::RegionInfoField;
-  OS << "  static const ::clustrix::rt::RegionInfo __clx_regions[] = {";
+  OS << "  static const " << D.record("RegionInfo") << " __clx_regions[] = {";
   for (size_t I = 0; I < R.Regions.size(); ++I) {
     const Region &Reg = R.Regions[I];
     unsigned Acc = ((Reg.Access & RegionRead) ? 1 : 0) | ((Reg.Access & RegionWrite) ? 2 : 0);
@@ -58,15 +58,15 @@ void emitRegions(llvm::raw_ostream &OS, const LoopResult &R) {
   OS << "};\n";
 }
 
-void emitKernelTable(llvm::raw_ostream &OS, const Kernel &K) {
+void emitKernelTable(llvm::raw_ostream &OS, const Kernel &K, const RuntimeDialect &D) {
   namespace F = descriptor::KernelParamField;
   OS << "  static const char __clx_kernel_src[] = " << cStringLiteral(K.Source) << ";\n"
-     << "  static const ::clustrix::rt::KernelParam __clx_params[] = {";
+     << "  static const " << D.record("KernelParam") << " __clx_params[] = {";
   for (size_t I = 0; I < K.Args.size(); ++I) {
     const KernelArg &A = K.Args[I];
     OS << (I ? ", " : "")
        << descriptor::init(descriptor::KernelParam{
-              F::Kind("::clustrix::rt::KernelParamKind::" + runtimeName(A.K).str()),
+              F::Kind(D.enumerator("KernelParamKind", runtimeName(A.K))),
               F::Index(A.Index), F::Size(A.Size)});
   }
   OS << "};\n";
@@ -74,14 +74,15 @@ void emitKernelTable(llvm::raw_ostream &OS, const Kernel &K) {
 
 } // namespace
 
-void clustrix::emitDescriptor(llvm::raw_ostream &OS, const DescriptorInput &In) {
+void clustrix::emitDescriptor(llvm::raw_ostream &OS, const DescriptorInput &In,
+                              const RuntimeDialect &D) {
   const LoopResult &R = In.R;
   const LoopClauses &C = In.C;
   const Kernel &K = In.K;
   if (!R.Regions.empty())
-    emitRegions(OS, R);
+    emitRegions(OS, R, D);
   if (K.Ok)
-    emitKernelTable(OS, K);
+    emitKernelTable(OS, K, D);
   bool Disabled = C.Enable && !*C.Enable;
   char Work[32];
   snprintf(Work, sizeof Work, "%.1f", R.WorkPerIter);
@@ -91,7 +92,7 @@ void clustrix::emitDescriptor(llvm::raw_ostream &OS, const DescriptorInput &In) 
       F::File(cStringLiteral(In.File)),
       F::Line(In.Line),
       F::Column(In.Column),
-      F::Sched("::clustrix::rt::Schedule::" + runtimeName(C.Schedule).str()),
+      F::Sched(D.enumerator("Schedule", runtimeName(C.Schedule))),
       F::ChunkSize(C.ChunkSize),
       F::MaxDevices(C.MaxDevices ? *C.MaxDevices : 0),
       F::MinItersPerDevice(C.MinIters ? *C.MinIters : 0),
@@ -99,13 +100,14 @@ void clustrix::emitDescriptor(llvm::raw_ostream &OS, const DescriptorInput &In) 
       F::Score(R.Score),
       F::WorkPerIter(Work),
       F::ForceDisabled(Disabled ? 1 : 0),
-      F::Regions(R.Regions.empty() ? "nullptr" : "__clx_regions"),
+      F::Regions(R.Regions.empty() ? D.null() : "__clx_regions"),
       F::NumRegions(R.Regions.size()),
-      F::KernelName(K.Ok ? cStringLiteral(K.Name) : "nullptr"),
-      F::KernelSource(K.Ok ? "__clx_kernel_src" : "nullptr"),
+      F::KernelName(K.Ok ? cStringLiteral(K.Name) : D.null()),
+      F::KernelSource(K.Ok ? "__clx_kernel_src" : D.null()),
       F::KernelHash(K.Ok ? std::to_string(fnv1a64(K.Source)) + "ull" : "0"),
-      F::Params(K.Ok ? "__clx_params" : "nullptr"),
+      F::Params(K.Ok ? "__clx_params" : D.null()),
       F::NumParams(K.Ok ? K.Args.size() : 0),
   };
-  OS << "  static const ::clustrix::rt::LoopInfo __clx_info = " << descriptor::init(Info) << ";\n";
+  OS << "  static const " << D.record("LoopInfo") << " __clx_info = " << descriptor::init(Info)
+     << ";\n";
 }

@@ -8,6 +8,7 @@
 #include "clustrix/Rewrite/FileRewriter.h"
 #include "clustrix/AST/StatementEnd.h"
 #include "clustrix/Rewrite/AheadOfTime.h"
+#include "clustrix/Rewrite/CHostCodeGen.h"
 #include "clustrix/Rewrite/HostCodeGen.h"
 #include "clustrix/Support/Text.h"
 
@@ -54,7 +55,8 @@ std::string FileRewriter::lineDirective(unsigned Offset) const {
 }
 
 void FileRewriter::rewriteLoop(const Annotation &A, const Stmt *Loop, const LoopResult &R,
-                               const LoopClauses &C, const Kernel &K) {
+                               const LoopClauses &C, const Kernel &K,
+                               const FunctionDecl *Enclosing) {
   auto [LoopBegin, LoopEnd] = statementOffsets(Loop, SM, LO);
   // An explicit attribute is replaced with its loop; in automatic mode the attribute is on the
   // function and only the loop is replaced.
@@ -63,21 +65,31 @@ void FileRewriter::rewriteLoop(const Annotation &A, const Stmt *Loop, const Loop
     CharSourceRange AR = SM.getExpansionRange(SourceRange(A.Begin, A.End));
     Begin = SM.getFileOffset(AR.getBegin());
   }
+  Changed = true;
+  NeedsRuntime = true;
+  if (!LO.CPlusPlus) {
+    // C: the body becomes a file-scope function before the enclosing one (CHostCodeGen.h). The
+    // kernel runs through NVRTC; nvcc compiles a .c file as C, with no ahead-of-time block.
+    CHostCodeGen Gen(*this, Enclosing, Loop, R, C, K, LoopBegin, LoopEnd);
+    Edits.push_back({Gen.outlineOffset(), 0, Gen.outlined()});
+    Edits.push_back({Begin, LoopEnd - Begin, Gen.block()});
+    return;
+  }
   HostCodeGen Gen(*this, Loop, R, C, K, LoopBegin, LoopEnd);
   Edits.push_back({Begin, LoopEnd - Begin, Gen.generate()});
   if (K.Ok)
     AheadOfTime.push_back({K.Name, K.Source});
-  Changed = true;
-  NeedsRuntime = true;
 }
 
 std::string FileRewriter::result() const {
+  // Stable: the outlined functions of one C function's loops stay in the loops' order.
   std::vector<Edit> Sorted = Edits;
-  std::sort(Sorted.begin(), Sorted.end(),
-            [](const Edit &A, const Edit &B) { return A.Offset < B.Offset; });
+  std::stable_sort(Sorted.begin(), Sorted.end(),
+                   [](const Edit &A, const Edit &B) { return A.Offset < B.Offset; });
   std::string Out;
   if (NeedsRuntime)
-    Out += "#include <clustrix/Runtime.h>\n#line 1 " + cStringLiteral(PresumedName) + "\n";
+    Out += std::string("#include <clustrix/") + (LO.CPlusPlus ? "Runtime.h" : "runtime_c.h") +
+           ">\n#line 1 " + cStringLiteral(PresumedName) + "\n";
   unsigned Pos = 0;
   for (const Edit &E : Sorted) {
     if (E.Offset < Pos)

@@ -11,6 +11,8 @@
 #include "clustrix/Rewrite/DescriptorGen.h"
 #include "clustrix/Rewrite/FileRewriter.h"
 
+#include "HostCodeGenShared.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/StmtCXX.h"
@@ -64,16 +66,10 @@ HostCodeGen::HostCodeGen(const FileRewriter &FR, const Stmt *Loop, const LoopRes
 }
 
 std::string HostCodeGen::generate() {
-  const SourceManager &SM = FR.sourceManager();
-  SourceLocation ForLoc = SM.getComposedLoc(FR.mainFile(), LoopBegin);
-  unsigned Line = SM.getSpellingLineNumber(ForLoc), Col = SM.getSpellingColumnNumber(ForLoc);
   std::string S;
   llvm::raw_string_ostream OS(S);
-  OS << "{ /* clustrix: loop at line " << Line << " runs through libclustrix_rt */\n";
-  emitIterationSpace(OS);
-  // What the compiler proved.
-  emitDescriptor(OS, {R, C, K, FR.presumedName(), Line, Col});
-  OS << "  if (__clx_trip.Ok) {\n";
+  hostgen::emitBlockHead(
+      OS, FR, LoopBegin, R, C, K, [&] { emitIterationSpace(OS); }, RuntimeDialect::cxx());
   for (size_t I = 0; I < R.Reductions.size(); ++I)
     OS << "    using __clx_r" << I << "_t = std::remove_reference_t<decltype("
        << R.Reductions[I].Name << ")>;\n";
@@ -130,13 +126,7 @@ void HostCodeGen::emitIterationSpace(llvm::raw_ostream &OS) {
          << runtimeName(CL.Cmp) << ", __clx_mag" << I << ", __clx_up" << I << ");\n";
     }
   }
-  OS << "  const ::clustrix::rt::Trip __clx_trip = ";
-  for (size_t L = 1; L < N; ++L)
-    OS << "::clustrix::rt::tripProduct(";
-  OS << "__clx_trip0";
-  for (size_t L = 1; L < N; ++L)
-    OS << ", __clx_trip" << L << ")";
-  OS << ";\n";
+  hostgen::emitNestTrip(OS, N, RuntimeDialect::cxx());
 }
 
 /// `__clx_chunk(Lo, Hi, Ctx)`: iterations [Lo, Hi) of the body, in order, with the reduction
@@ -159,20 +149,7 @@ void HostCodeGen::emitChunkFunction(llvm::raw_ostream &OS) {
   auto [BodyBegin, BodyEnd] = statementOffsets(innermostBody(Loop, unsigned(N)),
                                                FR.sourceManager(), FR.langOpts());
   OS << FR.lineDirective(BodyBegin) << FR.cleanText(BodyBegin, BodyEnd) << "\n      }\n";
-  bool AnyLiveOut = false;
-  for (const Private &P : R.Privates)
-    AnyLiveOut |= P.LiveOut;
-  if (AnyLiveOut) {
-    OS << "      if (__clx_lo < __clx_hi && __clx_hi == __clx_trip.Count) {\n";
-    for (size_t I = 0; I < R.Privates.size(); ++I)
-      if (R.Privates[I].LiveOut && R.Privates[I].Var->getType()->isArrayType())
-        OS << "        for (std::size_t __clx_e = 0; __clx_e < sizeof(" << R.Privates[I].Name
-           << ") / sizeof(" << R.Privates[I].Name << "[0]); ++__clx_e)\n          (*__clx_pv"
-           << I << ")[__clx_e] = " << R.Privates[I].Name << "[__clx_e];\n";
-      else if (R.Privates[I].LiveOut)
-        OS << "        *__clx_pv" << I << " = " << R.Privates[I].Name << ";\n";
-    OS << "      }\n";
-  }
+  hostgen::emitPrivatesHandBack(OS, R, "      ", "__clx_trip.Count", "__clx_pv");
   OS << "    };\n";
 }
 
@@ -188,19 +165,9 @@ void HostCodeGen::emitIterationVariables(llvm::raw_ostream &OS) {
          << ";\n";
     return;
   }
-  // A collapsed nest: the multi-index of Lo, then advanced with each iteration.
-  OS << "      const std::uint64_t __clx_ext[" << N << "] = {";
-  for (size_t L = 0; L < N; ++L)
-    OS << (L ? ", " : "") << "__clx_trip" << L << ".Count";
-  OS << "};\n      std::uint64_t __clx_idx[" << N << "];\n"
-     << "      std::uint64_t __clx_rest = __clx_lo;\n"
-     // An empty range (an inner level that runs no iteration) has no multi-index.
-     << "      for (unsigned __clx_d = " << N << "; __clx_lo < __clx_hi && __clx_d-- > 0;) {\n"
-     << "        __clx_idx[__clx_d] = __clx_rest % __clx_ext[__clx_d];\n"
-     << "        __clx_rest /= __clx_ext[__clx_d];\n      }\n"
-     << "      for (std::uint64_t __clx_k = __clx_lo; __clx_k < __clx_hi; ++__clx_k, "
-        "::clustrix::rt::advanceIndex(__clx_idx, __clx_ext, "
-     << N << ")) {\n";
+  hostgen::emitCollapsedLoop(
+      OS, N, "      ", [](size_t L) { return "__clx_trip" + std::to_string(L) + ".Count"; },
+      RuntimeDialect::cxx());
   for (size_t L = 0; L < N; ++L)
     OS << "        __clx_iv" << L << " " << R.Nest[L].VarName << " = "
        << inductionValue(L, "__clx_idx[" + std::to_string(L) + "]") << ";\n";
@@ -229,39 +196,20 @@ void HostCodeGen::emitSlots(llvm::raw_ostream &OS) {
 /// The addresses of the kernel's scalar arguments, and LoopArgs, field by field (a field the
 /// loop does not use stays zero).
 void HostCodeGen::emitArgs(llvm::raw_ostream &OS) {
-  if (K.Ok && K.NumScalars) {
-    OS << "    const void *const __clx_scalars[] = {";
-    bool First = true;
-    for (const KernelArg &A : K.Args)
-      if (A.K == KernelArg::Scalar) {
-        OS << (First ? "" : ", ") << "&" << A.Expr;
-        First = false;
-      }
-    OS << "};\n";
-  }
+  hostgen::emitKernelScalars(OS, K, [](const std::string &E) { return "&" + E; });
   OS << "    ::clustrix::rt::LoopArgs __clx_args{};\n"
      << "    __clx_args.TripCount = __clx_trip.Count;\n"
      << "    __clx_args.Host = &::clustrix::rt::chunkThunk<decltype(__clx_chunk)>;\n"
      << "    __clx_args.HostEnv = &__clx_chunk;\n";
-  if (N > 1) {
-    OS << "    __clx_args.BoxAlign = 1";
-    for (size_t L = 1; L < N; ++L)
-      OS << " * __clx_trip" << L << ".Count";
-    OS << ";\n";
-  }
-  if (!R.Regions.empty())
-    OS << "    __clx_args.Boxes = &::clustrix::rt::programBoxes;\n"
-       << "    __clx_args.WriteBoxes = &::clustrix::rt::programWriteBoxes;\n"
-       << "    __clx_args.BoxEnv = &__clx_boxenv;\n";
-  if (!R.Reductions.empty())
-    OS << "    __clx_args.Reductions = __clx_reds;\n    __clx_args.NumReductions = "
-       << R.Reductions.size() << ";\n";
-  if (!R.Appends.empty())
-    OS << "    __clx_args.Appends = __clx_apps;\n    __clx_args.NumAppends = " << R.Appends.size()
-       << ";\n";
-  if (K.Ok && K.NumScalars)
-    OS << "    __clx_args.Scalars = __clx_scalars;\n    __clx_args.NumScalars = " << K.NumScalars
-       << ";\n";
+  hostgen::emitCommonArgs(OS, R, K,
+                          "    __clx_args.Boxes = &::clustrix::rt::programBoxes;\n"
+                          "    __clx_args.WriteBoxes = &::clustrix::rt::programWriteBoxes;\n"
+                          "    __clx_args.BoxEnv = &__clx_boxenv;\n",
+                          R.Appends.empty()
+                              ? ""
+                              : "    __clx_args.Appends = __clx_apps;\n"
+                                "    __clx_args.NumAppends = " +
+                                    std::to_string(R.Appends.size()) + ";\n");
 }
 
 /// runLoop; where the runtime keeps the loop serial, the chunk function runs all of it in place,
@@ -282,13 +230,7 @@ void HostCodeGen::emitSerialFallback(llvm::raw_ostream &OS) {
   }
   OS << "      ::clustrix::rt::runInPlace(__clx_chunk, __clx_trip.Count, "
      << (NumOwn ? "__clx_own" : "nullptr") << ", " << R.Reductions.size() << ");\n    }\n";
-  for (size_t L = 0; L < N; ++L) {
-    const CanonicalLoop &CL = R.Nest[L];
-    if (CL.DeclaredInLoop || CL.RangeFor)
-      continue;
-    OS << (L == 0 ? "    " : "    if (__clx_trip.Count > 0) ") << CL.VarName << " = "
-       << inductionValue(L, "__clx_trip" + std::to_string(L) + ".Count") << ";\n";
-  }
+  hostgen::emitFinalInductions(OS, R, inductionValue);
 }
 
 /// A trip count that cannot be represented (a zero step, a wrap-around, a `!=` never met): the

@@ -95,8 +95,25 @@ public:
 
   bool VisitVarDecl(VarDecl *VD) {
     Locals.insert(VD);
+    if (VD->getType()->isVariablyModifiedType())
+      return fail("'" + VD->getNameAsString() + "' has variably modified type '" +
+                  VD->getType().getAsString() + "', which a kernel cannot declare");
     noteType(VD->getType());
     return ok();
+  }
+
+  /// C converts `void *` and integers implicitly where CUDA C++ does not.
+  bool VisitImplicitCastExpr(ImplicitCastExpr *IC) {
+    if (Ctx.getLangOpts().CPlusPlus)
+      return true;
+    QualType To = IC->getType(), From = IC->getSubExpr()->getType();
+    if (IC->getCastKind() == CK_BitCast && From->isVoidPointerType() && !To->isVoidPointerType())
+      return fail("the code converts 'void *' to '" + To.getAsString() +
+                  "' implicitly, which the kernel's C++ does not");
+    if (To->isEnumeralType() && !From->isEnumeralType())
+      return fail("the code converts an integer to enumeration '" + To.getAsString() +
+                  "' implicitly, which the kernel's C++ does not");
+    return true;
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *DR) {
@@ -294,6 +311,12 @@ public:
     QualType PT = regionPointerType(T, Ctx);
     if (PT.isNull()) {
       fail("region '" + Region + "' has no element type a kernel can use");
+      return;
+    }
+    // `double (*C)[m]`: CUDA C++ has no variable array types.
+    if (PT->isVariablyModifiedType()) {
+      fail("region '" + Region + "' has variably modified type '" + T.getAsString() +
+           "', which a kernel cannot declare");
       return;
     }
     noteType(PT->getPointeeType());

@@ -137,6 +137,9 @@ void KernelWriter::emitPrelude() {
      << QualType(Ctx.getIntPtrType()).getAsString() << " intptr_t; typedef "
      << Ctx.getUIntPtrType().getAsString() << " uintptr_t;\n}\n"
      << "namespace std { using namespace __clx_std; }\nusing namespace __clx_std;\n";
+  // The body of a C translation unit, in CUDA C++: C's spellings of what C++ names otherwise.
+  if (!Ctx.getLangOpts().CPlusPlus)
+    OS << "#define restrict __restrict__\n#define _Bool bool\n";
   for (size_t L = 0; L < R.Nest.size(); ++L) {
     const CanonicalLoop &CL = R.Nest[L];
     if (CL.RangeFor)

@@ -3,7 +3,8 @@
 // `clustrix++ -O2 app.cpp -o app` runs clang++-19 with the Clustrix plugin, the runtime's
 // include path and, when linking, the runtime library. Paths are found relative to this
 // program, so the build tree (build/bin, build/lib) and an installed prefix (bin, lib, include)
-// both work.
+// both work. A `.c` input is compiled as C (`-x c`), the generated code then being C against
+// clustrix/runtime_c.h; the link still goes through clang++, as the runtime is C++ inside.
 //
 //===----------------------------------------------------------------------===//
 #include <cerrno>
@@ -16,6 +17,11 @@
 #include <vector>
 
 namespace {
+
+/// Whether A names a C source file (what clang++ would otherwise compile as C++).
+bool isCSource(const std::string &A) {
+  return A.size() > 2 && A[0] != '-' && A.compare(A.size() - 2, 2, ".c") == 0;
+}
 
 bool exists(const std::string &P) {
   struct stat St;
@@ -33,9 +39,9 @@ std::string selfDir() {
 
 void usage() {
   std::cout << "usage: clustrix++ [clustrix options] [compiler arguments...]\n\n"
-               "Compiles and links C++ with loops annotated [[cluster::gpu_parallel]] running\n"
-               "through the Clustrix runtime: clang++-19 with the Clustrix plugin, the runtime's\n"
-               "headers and, when linking, libclustrix_rt.\n\n"
+               "Compiles and links C++ (and C: .c files) with loops annotated\n"
+               "[[cluster::gpu_parallel]] running through the Clustrix runtime: clang++-19 with\n"
+               "the Clustrix plugin, the runtime's headers and, when linking, libclustrix_rt.\n\n"
                "Clustrix options:\n"
                "  --clustrix-report=FILE     write the JSON report of every loop decision\n"
                "  --clustrix-remarks=on|off  remarks for accepted loops (default on)\n"
@@ -63,7 +69,8 @@ int main(int argc, char **argv) {
   std::string Cxx = Env && *Env ? Env : CLUSTRIX_DEFAULT_CXX;
 
   std::vector<std::string> User, PluginArgs;
-  bool Show = false, Link = true, HasStd = false, AnyInput = false;
+  bool Show = false, Link = true, HasStd = false, AnyInput = false, AnyC = false,
+       HasLanguage = false, InC = false;
   for (int I = 1; I < argc; ++I) {
     std::string A = argv[I];
     if (A == "--help" || A == "-help") {
@@ -91,8 +98,22 @@ int main(int argc, char **argv) {
       Link = false;
     if (A.rfind("-std=", 0) == 0)
       HasStd = true;
+    if (A == "-x" || (A.rfind("-x", 0) == 0 && A.size() > 2)) {
+      HasLanguage = true;
+      AnyC |= A == "-xc" || (A == "-x" && I + 1 < argc && std::string(argv[I + 1]) == "c");
+    }
     if (!A.empty() && A[0] != '-')
       AnyInput = true;
+    // clang++ compiles a .c file as C++: say it is C, unless the user chose the language.
+    bool Input = !A.empty() && A[0] != '-' && (User.empty() || User.back() != "-o");
+    if (!HasLanguage && Input && isCSource(A)) {
+      if (!InC)
+        User.insert(User.end(), {"-x", "c"});
+      AnyC = InC = true;
+    } else if (InC && Input) {
+      User.insert(User.end(), {"-x", "none"});
+      InC = false;
+    }
     User.push_back(A);
   }
   if (!exists(Plugin)) {
@@ -100,7 +121,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::vector<std::string> Cmd = {Cxx};
-  if (!HasStd)
+  // The default standard is C++'s; with a C input, each language keeps clang's default.
+  if (!HasStd && !AnyC)
     Cmd.push_back("-std=c++17");
   Cmd.push_back("-fplugin=" + Plugin);
   Cmd.insert(Cmd.end(), PluginArgs.begin(), PluginArgs.end());

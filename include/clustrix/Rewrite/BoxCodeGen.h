@@ -10,14 +10,16 @@
 #define CLUSTRIX_REWRITE_BOXCODEGEN_H
 
 #include "clustrix/Analysis/LoopAnalysis.h"
+#include "clustrix/Rewrite/RuntimeDialect.h"
 
 #include <string>
 
 namespace clustrix {
 
 /// The statements that declare `__clx_boxenv` (a ProgramBoxes) for an accepted loop with
-/// regions, inside the block the rewriter writes (the trip counts `__clx_trip<L>` are in scope).
-std::string boxProgramCode(const LoopResult &R);
+/// regions, inside the block the rewriter writes (the trip counts `__clx_trip<L>` are in scope),
+/// in the C++ of clustrix/Runtime.h or the C of clustrix/runtime_c.h.
+std::string boxProgramCode(const LoopResult &R, const RuntimeDialect &D = RuntimeDialect::cxx());
 
 } // namespace clustrix
 

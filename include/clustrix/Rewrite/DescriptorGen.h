@@ -17,6 +17,7 @@
 
 #include "clustrix/Analysis/LoopAnalysis.h"
 #include "clustrix/Rewrite/KernelEmitter.h"
+#include "clustrix/Rewrite/RuntimeDialect.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -76,8 +77,10 @@ struct DescriptorInput {
 };
 
 /// Writes the static descriptor of a loop: `__clx_regions` (RegionInfo), `__clx_kernel_src` and
-/// `__clx_params` (KernelParam) when the loop has a GPU form, and `__clx_info` (LoopInfo).
-void emitDescriptor(llvm::raw_ostream &OS, const DescriptorInput &In);
+/// `__clx_params` (KernelParam) when the loop has a GPU form, and `__clx_info` (LoopInfo), in
+/// the C++ of clustrix/Runtime.h or the C of clustrix/runtime_c.h.
+void emitDescriptor(llvm::raw_ostream &OS, const DescriptorInput &In,
+                    const RuntimeDialect &D = RuntimeDialect::cxx());
 
 } // namespace clustrix
 

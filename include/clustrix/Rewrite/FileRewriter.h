@@ -1,9 +1,10 @@
 //===- clustrix/Rewrite/FileRewriter.h - Rewrite the main file --*- C++ -*-===//
 //
 // Produces the rewritten main file: every `cluster::` attribute blanked (same length, so lines
-// and columns stay), every accepted loop replaced by the block HostCodeGen writes, and, for nvcc,
-// the ahead-of-time kernels at the end (AheadOfTime.h). `#line` directives keep diagnostics and
-// debuggers on the user's lines.
+// and columns stay), every accepted loop replaced by the block HostCodeGen writes (in a C
+// translation unit: CHostCodeGen's, with the outlined body before the enclosing function), and,
+// for nvcc, the ahead-of-time kernels at the end (AheadOfTime.h). `#line` directives keep
+// diagnostics and debuggers on the user's lines.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CLUSTRIX_REWRITE_FILEREWRITER_H
@@ -28,9 +29,11 @@ public:
 
   /// Blanks the attribute-specifier (or the macro invocation that expands to it).
   void blankAttribute(const Annotation &A);
-  /// Replaces an accepted loop. Call after all blankAttribute calls.
+  /// Replaces an accepted loop. Call after all blankAttribute calls. Enclosing, the function
+  /// the loop is in, is needed in a C translation unit.
   void rewriteLoop(const Annotation &A, const clang::Stmt *Loop, const LoopResult &R,
-                   const LoopClauses &C, const Kernel &K);
+                   const LoopClauses &C, const Kernel &K,
+                   const clang::FunctionDecl *Enclosing = nullptr);
   /// Whether anything changed.
   bool changed() const { return Changed; }
   /// The rewritten file.

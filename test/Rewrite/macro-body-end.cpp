@@ -1,0 +1,20 @@
+// A body that ends inside a macro invocation is copied up to the invocation's ')': the chunk
+// function and the loop as written compile (before, the text stopped after the macro's name).
+// RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error}}:"
+// RUN: %clustrix-rewrite --remarks=off %s -o %t.cpp -- -std=c++17
+// RUN: FileCheck %s --check-prefix=SRC < %t.cpp
+// REQUIRES: compiler
+#define SCALE(v) ((v) * factor)
+
+void scaled(int n, double factor, double *out) {
+  [[cluster::gpu_parallel]]
+  // CHECK: macro-body-end.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices
+  // CHECK: macro-body-end.cpp:[[@LINE+1]]:3: note: no GPU form, the loop runs on CPU devices: the code uses macro 'SCALE', which the kernel text cannot carry
+  for (int i = 0; i < n; ++i)
+    out[i] = SCALE(out[i]);
+}
+// SRC:      auto __clx_chunk = [&]
+// SRC:      {{^}}    out[i] = SCALE(out[i]);
+// SRC-NEXT: {{^}}      }
+// SRC:      CLUSTRIX_RT_AS_WRITTEN
+// SRC:      {{^}}    out[i] = SCALE(out[i]);
