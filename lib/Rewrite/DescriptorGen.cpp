@@ -106,6 +106,9 @@ void clustrix::emitDescriptor(llvm::raw_ostream &OS, const DescriptorInput &In) 
       F::KernelHash(K.Ok ? std::to_string(fnv1a64(K.Source)) + "ull" : "0"),
       F::Params(K.Ok ? "__clx_params" : "nullptr"),
       F::NumParams(K.Ok ? K.Args.size() : 0),
+      F::GuardedHeader(In.GuardedHeader ? 1 : 0),
+      F::Site("&__clx_site"),
   };
-  OS << "  static const ::clustrix::rt::LoopInfo __clx_info = " << descriptor::init(Info) << ";\n";
+  OS << "  static ::clustrix::rt::LoopSite __clx_site;\n"
+     << "  static const ::clustrix::rt::LoopInfo __clx_info = " << descriptor::init(Info) << ";\n";
 }

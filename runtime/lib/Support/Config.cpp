@@ -164,6 +164,8 @@ const KeySpec Keys[] = {
      [](RuntimeConfig &C, const std::string &V) {
        C.MinItersPerDevice = parseUnsigned(V, 1, 1ull << 40, false);
      }},
+    {"adaptive", "CLUSTRIX_ADAPTIVE",
+     [](RuntimeConfig &C, const std::string &V) { C.Adaptive = parseBool(V); }},
     {"serial_threshold", "CLUSTRIX_SERIAL_THRESHOLD",
      [](RuntimeConfig &C, const std::string &V) {
        C.SerialThreshold = parseUnsigned(V, 0, 1ull << 62, false);
