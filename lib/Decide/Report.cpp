@@ -42,11 +42,13 @@ std::string clustrix::renderReport(const std::vector<LoopRecord> &Records) {
                                            {"extent", G.ExtentText},
                                            {"subscripts", std::move(Subs)}});
     }
-    llvm::json::Array Reds, Apps;
+    llvm::json::Array Reds, Apps, Privs;
     for (const Reduction &X : R.Reductions)
       Reds.push_back(llvm::json::Object{{"var", X.Name}, {"op", X.Op}, {"clause", X.FromClause}});
     for (const Append &X : R.Appends)
       Apps.push_back(X.Name);
+    for (const Private &X : R.Privates)
+      Privs.push_back(X.Name);
     Loops.push_back(llvm::json::Object{{"file", R.File},
                                        {"line", R.Line},
                                        {"column", R.Column},
@@ -63,7 +65,8 @@ std::string clustrix::renderReport(const std::vector<LoopRecord> &Records) {
                                        {"gpu_reason", R.GPUReason},
                                        {"regions", std::move(Regions)},
                                        {"reductions", std::move(Reds)},
-                                       {"appends", std::move(Apps)}});
+                                       {"appends", std::move(Apps)},
+                                       {"privates", std::move(Privs)}});
   }
   std::string S;
   llvm::raw_string_ostream OS(S);
