@@ -166,6 +166,8 @@ HostCodeGen::HostCodeGen(const FileRewriter &FR, const Stmt *Loop, const LoopRes
     Excluded.insert(X.Var);
   for (const Append &X : R.Appends)
     Excluded.insert(X.Var);
+  for (const Private &X : R.Privates) // each chunk has its own
+    Excluded.insert(X.Var);
   // Only the innermost body runs in the chunk function (the headers of a collapsed nest do not).
   ReadOnlyScalars Scalars(FR.sourceManager(), Loop->getSourceRange(), std::move(Excluded));
   Scalars.TraverseStmt(const_cast<Stmt *>(innermostBody(Loop, unsigned(N))));

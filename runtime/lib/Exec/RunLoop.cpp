@@ -258,7 +258,7 @@ RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
     Publish(false);
     if (Logged) {
       std::string Why;
-      if (A->measuring() || !A->settled())
+      if (Measuring || !A->settled()) // this call was a measurement
         Why = (D.BelowThreshold ? D.Reason + "; " : std::string()) + "measuring serial against " +
               std::to_string(D.NumLanes) + " devices";
       else
@@ -285,7 +285,7 @@ RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
   Publish(true);
   if (Logged) {
     std::string Suffix;
-    if (A && (A->measuring() || !A->settled()))
+    if (A && (Measuring || !A->settled()))
       Suffix = "; measuring wide against serial";
     else if (A)
       Suffix = "; " + A->describe(P.NumLanes);
