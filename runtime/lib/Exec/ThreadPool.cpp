@@ -52,7 +52,10 @@ void futexWake(std::atomic<uint32_t> &Word, int Count) {
 #endif
 }
 
-/// Spins until Done() holds or the spin time is over; true when Done() held.
+/// Spins until Done() holds or the spin time is over; true when Done() held. Every few
+/// microseconds of spinning it yields the core, as libomp's waits do: on a machine with more
+/// runnable threads than cores, the thread it waits for may need that core to run at all (on
+/// an idle machine the yield returns at once).
 template <class Pred> bool spinUntil(Pred Done, uint64_t SpinNs) {
   if (Done())
     return true;
@@ -61,6 +64,8 @@ template <class Pred> bool spinUntil(Pred Done, uint64_t SpinNs) {
     CLUSTRIX_PAUSE();
     if (Done())
       return true;
+    if ((I & 255) == 0)
+      std::this_thread::yield();
     if ((I & 63) == 0 &&
         static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                   std::chrono::steady_clock::now() - Start)
