@@ -113,7 +113,18 @@ struct KernelParam {
 /// reads or writes State (atomically), which it allocates on the loop's first call.
 struct LoopSite {
   void *State;
+  /// The runtime's last decision for this loop when it was serial, published for keepSerial: a
+  /// call with trip count SerialTrip under the settings SerialSettings runs serially, SerialCalls
+  /// more times (0: no such decision). Written by the runtime, read and counted down by
+  /// keepSerial, all with atomic accesses.
+  uint64_t SerialTrip;
+  uint64_t SerialCalls;
+  const void *SerialSettings;
 };
+
+/// The settings in force (the runtime's snapshot of them); null before their first use and after
+/// resetConfiguration(). Compared by keepSerial with LoopSite::SerialSettings.
+extern const void *ActiveSettings;
 
 /// What the compiler proved about the loop. Generated code keeps one per loop as a static.
 /// Fields (docs/descriptor.md): AbiVersion, File, Line, Column, Sched, ChunkSize, MaxDevices,
@@ -161,8 +172,19 @@ RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args);
 /// settings) runs serially, as it decided its last call with that trip count: then generated code
 /// runs the loop in place at once (runInPlace), without building LoopArgs or calling runLoop.
 /// Counts the call, so that the runtime can look at the loop again now and then. False for a
-/// loop without a LoopSite.
-bool keepSerial(const LoopInfo &Info, uint64_t TripCount);
+/// loop without a LoopSite. Inline and a few loads: the whole cost of a loop kept serial. A read
+/// torn by a concurrent publication can only run a call serially, which is always correct.
+inline bool keepSerial(const LoopInfo &Info, uint64_t TripCount) {
+  LoopSite *S = Info.Site;
+  if (!S || __atomic_load_n(&S->SerialTrip, __ATOMIC_RELAXED) != TripCount)
+    return false;
+  uint64_t N = __atomic_load_n(&S->SerialCalls, __ATOMIC_ACQUIRE);
+  const void *Settings = __atomic_load_n(&S->SerialSettings, __ATOMIC_RELAXED);
+  if (N == 0 || !Settings || Settings != __atomic_load_n(&ActiveSettings, __ATOMIC_RELAXED))
+    return false;
+  __atomic_store_n(&S->SerialCalls, N - 1, __ATOMIC_RELAXED);
+  return true;
+}
 
 /// Registers an ahead-of-time compiled image (cubin or fatbin) for a kernel, so that the runtime
 /// needs no NVRTC for it. Called from static initializers that nvcc-compiled sources contain.

@@ -214,7 +214,7 @@ RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
   bool Measuring = false; // every call of a round is reported, the first of a block uncounted
   if (A) {
     if (S.PublishedClass == Class && A->settled() && !A->measuring())
-      A->setCountdown(S.Countdown.load(std::memory_order_relaxed)); // the fast path counted
+      A->setCountdown(S.callsLeft()); // the fast paths counted
     if (!A->measuring() && (!A->settled() || A->countdown() == 0))
       A->startRound(Static);
     Mode = A->next(Static);
@@ -320,21 +320,6 @@ bool runFastWide(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
 
 } // namespace
 
-bool keepSerial(const LoopInfo &Info, uint64_t TripCount) {
-  if (Info.AbiVersion != CLUSTRIX_RT_ABI_VERSION || !Info.Site)
-    return false;
-  SiteState *S = SiteState::find(*Info.Site);
-  if (!S || S->Fast.load(std::memory_order_relaxed) != SiteState::FastSerial ||
-      S->FastTrip.load(std::memory_order_relaxed) != TripCount ||
-      S->FastConfig.load(std::memory_order_relaxed) != &activeConfig())
-    return false;
-  uint64_t N = S->Countdown.load(std::memory_order_relaxed);
-  if (N == 0)
-    return false;
-  S->Countdown.store(N - 1, std::memory_order_relaxed);
-  return true;
-}
-
 RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
   const RuntimeConfig &Config = activeConfig();
   // The ABI is checked first: a descriptor of another layout may have no Site.
@@ -344,9 +329,7 @@ RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
         S && S->FastConfig.load(std::memory_order_relaxed) == &Config &&
         S->FastTrip.load(std::memory_order_relaxed) == Args.TripCount) {
       uint8_t Mode = S->Fast.load(std::memory_order_acquire);
-      uint64_t N = S->Countdown.load(std::memory_order_relaxed);
-      if (Mode == SiteState::FastSerial && N > 0) {
-        S->Countdown.store(N - 1, std::memory_order_relaxed);
+      if (Mode == SiteState::FastSerial && keepSerial(Info, Args.TripCount)) {
         runSerialHere(Args);
         return RunStatus::Done;
       }

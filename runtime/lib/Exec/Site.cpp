@@ -18,6 +18,7 @@ SiteState &SiteState::of(LoopSite &Site) {
   if (SiteState *S = find(Site))
     return *S;
   auto *S = new SiteState();
+  S->Site = &Site;
   __atomic_store_n(&Site.State, static_cast<void *>(S), __ATOMIC_RELEASE);
   return *S;
 }
@@ -74,6 +75,12 @@ void SiteState::refresh(const LoopInfo &Info, const LoopArgs &Args, const Runtim
   }
   if (CanLose) // the lanes may differ from call to call
     HavePlan = false;
+}
+
+uint64_t SiteState::callsLeft() const {
+  if (Site && Fast.load(std::memory_order_relaxed) == FastSerial)
+    return __atomic_load_n(&Site->SerialCalls, __ATOMIC_RELAXED);
+  return Countdown.load(std::memory_order_relaxed);
 }
 
 const Plan &SiteState::plan(const Decision &D, uint64_t Trip, uint64_t Align) {
@@ -165,14 +172,24 @@ std::string SiteState::aliasing(const LoopInfo &Info, const LoopArgs &Args) {
 void SiteState::publish(const RuntimeConfig &C, uint64_t Trip, uint64_t Align, FastMode Mode,
                         uint64_t Calls, unsigned Class) {
   PublishedClass = Class;
+  // At info and debug every call is logged, which only the slow path does.
+  const RuntimeConfig *Settings = C.Log >= LogLevel::Info ? nullptr : &C;
   // Withdraw first, so that a reader never pairs the new trip count with the old mode.
   Fast.store(FastNone, std::memory_order_relaxed);
+  if (Site)
+    __atomic_store_n(&Site->SerialCalls, uint64_t(0), __ATOMIC_RELAXED);
   Countdown.store(Calls, std::memory_order_relaxed);
   FastTrip.store(Trip, std::memory_order_relaxed);
   FastAlign.store(Align, std::memory_order_relaxed);
-  // At info and debug every call is logged, which only the slow path does.
-  FastConfig.store(C.Log >= LogLevel::Info ? nullptr : &C, std::memory_order_relaxed);
+  FastConfig.store(Settings, std::memory_order_relaxed);
   Fast.store(Mode, std::memory_order_release);
+  if (Site && Mode == FastSerial) {
+    // What keepSerial reads, in generated code: the serial decision and its count of calls.
+    __atomic_store_n(&Site->SerialTrip, Trip, __ATOMIC_RELAXED);
+    __atomic_store_n(&Site->SerialSettings, static_cast<const void *>(Settings),
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&Site->SerialCalls, Calls, __ATOMIC_RELEASE);
+  }
 }
 
 } // namespace rt

@@ -40,10 +40,14 @@ public:
     return static_cast<SiteState *>(__atomic_load_n(&Site.State, __ATOMIC_ACQUIRE));
   }
 
+  /// The generated code's LoopSite this state belongs to (null for a temporary state).
+  LoopSite *Site = nullptr;
+
   // The fast path's summary of the last decision: a call with trip count FastTrip (and box
   // alignment FastAlign) under the settings FastConfig may run as FastMode, Countdown more
-  // times. Written under M; read without it. A torn read can only send a call to the slow path
-  // or run it serially, which is always correct.
+  // times; a serial decision is also published in the LoopSite, where keepSerial counts its
+  // calls down (callsLeft). Written under M; read without it. A torn read can only send a call
+  // to the slow path or run it serially, which is always correct.
   std::atomic<const RuntimeConfig *> FastConfig{nullptr};
   std::atomic<uint64_t> FastTrip{~uint64_t(0)};
   std::atomic<uint64_t> FastAlign{0};
@@ -83,6 +87,8 @@ public:
   void publish(const RuntimeConfig &C, uint64_t Trip, uint64_t Align, FastMode Mode,
                uint64_t Calls, unsigned Class = NoClass);
   unsigned PublishedClass = NoClass;
+  /// Calls left of the published decision (the LoopSite's count for a serial one).
+  uint64_t callsLeft() const;
 
   /// Whether plan() has a plan it keeps for the next calls, and that plan.
   bool hasPlan() const { return HavePlan; }
