@@ -153,6 +153,142 @@ def cpu_tables(args, binary, out):
     return dat
 
 
+# Fine-grained loops (bench/fine): (loop, what it stands for).
+FINE = [
+    ("triad", "memory-bound: a[i] = b[i] + s*c[i]"),
+    ("poly", "compute-bound: a degree-24 polynomial and a division per element"),
+    ("dot", "a reduction, reduce(+: s)"),
+]
+FINE_SIZES = [1000, 3000, 10000]
+HYDRO_EDGE = 15  # 15^3 = 3,375 elements, 4,096 nodes
+
+
+def build_fine(args, work):
+    """The FineLoops program: bench/fine/FineKernels.cpp three times (serial, Clustrix, OpenMP)."""
+    lib = os.path.join(args.build, "lib")
+    wrapper = os.path.join(args.build, "bin", "clustrix++")
+    fine = os.path.join(BENCH, "fine")
+    kernels = os.path.join(fine, "FineKernels.cpp")
+    o = lambda name: os.path.join(work, name)
+    sh([args.clangxx, "-std=c++17", "-O2", "-c", kernels, "-o", o("fine-serial.o")])
+    sh([wrapper, "-O2", "--clustrix-remarks=off", "-DFINE_CLUSTRIX", "-c", kernels, "-o",
+        o("fine-clustrix.o")])
+    sh([args.clangxx, "-std=c++17", "-O2", "-fopenmp", "-c", kernels, "-o", o("fine-omp.o")])
+    sh([args.clangxx, "-std=c++17", "-O2", "-c", os.path.join(fine, "FineMain.cpp"), "-o",
+        o("fine-main.o")])
+    binary = o("FineLoops")
+    sh([args.clangxx, "-fopenmp", o("fine-main.o"), o("fine-serial.o"), o("fine-clustrix.o"),
+        o("fine-omp.o"), "-o", binary, "-L" + lib, "-Wl,-rpath," + lib, "-lclustrix_rt",
+        "-pthread"])
+    return binary
+
+
+def fine_run(binary, how, what, n, calls, env_extra):
+    """(wall ns per call, checksum, CPU ns per call) of one FineLoops process."""
+    p = subprocess.run([binary, how, what, str(n), str(calls)], env=clean_env(env_extra),
+                       check=True, capture_output=True, text=True)
+    m = re.search(r"ns_per_call (\S+) check (\S+) cpu_ns_per_call (\S+)", p.stdout)
+    return float(m.group(1)), float(m.group(2)), float(m.group(3))
+
+
+def fine_instructions(binary, how, what, n, env_extra):
+    """Instructions per call, counted by callgrind: the difference between two runs of
+    different lengths, so that start-up and warm-up cancel out. None without valgrind."""
+    if not shutil.which("valgrind"):
+        return None
+    few, many = (20, 220) if what == "hydro" else (100, 1100)
+    counts = []
+    for calls in (few, many):
+        p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                            binary, how, what, str(n), str(calls)], env=clean_env(env_extra),
+                           check=True, capture_output=True, text=True)
+        counts.append(int(re.search(r"Collected : (\d+)", p.stderr).group(1)))
+    executed = lambda c: c + c // 10 + 1
+    return (counts[1] - counts[0]) / (executed(many) - executed(few))
+
+
+def fine_choice(binary, what, n, env):
+    """What the runtime chose for the loops of a shape, from the info log of a short run."""
+    p = subprocess.run([binary, "clustrix", what, str(n), "200"],
+                       env=clean_env(dict(env, CLUSTRIX_LOG="info")), check=True,
+                       capture_output=True, text=True)
+    last = {}
+    for line in p.stderr.splitlines():
+        m = re.match(r"clustrix: .*:(\d+): (serial|parallel)", line)
+        if m:
+            last[m.group(1)] = m.group(2)
+    kinds = sorted(last.values())
+    return ", ".join("%d %s" % (kinds.count(k), k) for k in sorted(set(kinds))) or "-"
+
+
+def fine_tables(args, out):
+    """Loops of 1k-10k iterations called many times, and the dependent loops of a hydro cycle:
+    serial, OpenMP, Clustrix (deciding) and Clustrix with every loop kept serial, in one run,
+    interleaved; medians of --fine-reps processes."""
+    work = os.path.join(BENCH, "results", "work")
+    binary = build_fine(args, work)
+    w = args.workers
+    base = {"CLUSTRIX_DEVICES": "cpu:%d" % w, "OMP_NUM_THREADS": str(w)}
+    variants = [("serial", "serial", {}), ("omp", "omp", {}), ("clx", "clustrix", {}),
+                ("kept", "clustrix", {"CLUSTRIX_AUTO_GPU_PARALLEL": "off"})]
+    calls = args.fine_calls // 10 if args.quick else args.fine_calls
+    cycles = args.hydro_cycles // 10 if args.quick else args.hydro_cycles
+    shapes = [(what, n, calls, desc) for what, desc in FINE for n in FINE_SIZES]
+    shapes.append(("hydro", HYDRO_EDGE, cycles,
+                   "one cycle of seven dependent element and node loops (%d elements)" %
+                   HYDRO_EDGE ** 3))
+    rows = []
+    for what, n, count, _ in shapes:
+        t = {k: [] for k, _, _ in variants}
+        cpu = {k: [] for k, _, _ in variants}
+        checks = {}
+        for _ in range(args.fine_reps):
+            for key, how, extra in variants:
+                ns, ck, cns = fine_run(binary, how, what, n, count, dict(base, **extra))
+                t[key].append(ns)
+                cpu[key].append(cns)
+                checks.setdefault(key, ck)
+        med = {k: statistics.median(v) for k, v in t.items()}
+        cpu_med = {k: statistics.median(v) for k, v in cpu.items()}
+        ins = None
+        if not args.quick:
+            i_serial = fine_instructions(binary, "serial", what, n, base)
+            i_kept = fine_instructions(binary, "clustrix", what, n,
+                                       dict(base, CLUSTRIX_AUTO_GPU_PARALLEL="off"))
+            if i_serial and i_kept:
+                ins = (i_kept - i_serial, i_kept / i_serial)
+        best = min(med["serial"], med["omp"])
+        ref = checks["serial"]
+        tol = 1e-9 if what in ("dot", "hydro") else 0.0
+        same = all(abs(c - ref) <= tol * max(1.0, abs(ref)) for c in checks.values())
+        iters = "%d^3" % n if what == "hydro" else str(n)
+        rows.append("| %s | %s | %d | %s | %s | %s | %.2fx | %s / %s | %.3fx | %s | %s | %s |" % (
+            what, iters, count, fmt_time(med["serial"]), fmt_time(med["omp"]),
+            fmt_time(med["clx"]), best / med["clx"], fmt_time(cpu_med["serial"]),
+            fmt_time(cpu_med["kept"]), cpu_med["kept"] / cpu_med["serial"],
+            "%+.0f (%.4fx)" % ins if ins else "-", fine_choice(binary, what, n, base),
+            "yes" if same else "**NO**"))
+    out.append("## Fine-grained loops (%d workers for both OpenMP and Clustrix)\n" % w)
+    out.append("Time per call (per cycle for hydro): medians of %d processes per variant, the "
+               "variants interleaved; each process makes the given number of calls after a "
+               "tenth as many warm-up calls. **vs best** is the better of serial and OpenMP "
+               "divided by Clustrix (at least 0.95 is the target). **kept serial** is the "
+               "Clustrix build with CLUSTRIX_AUTO_GPU_PARALLEL=off against the original, both "
+               "single-threaded, by CPU time per call (medians, the same processes; steadier "
+               "than wall time on a busy machine; at most 1.02x is the target) and by "
+               "instructions per call (callgrind, exact: the difference and the ratio). "
+               "**chosen** is what the runtime settled on for each loop of the shape (its info "
+               "log, a separate run).\n" % args.fine_reps)
+    out.append("| loop | iterations | calls | serial | OpenMP | Clustrix | vs best | CPU per call: "
+               "original / kept serial | kept / original | instructions per call: kept - "
+               "original | chosen | result = serial |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    out.extend(rows)
+    out.append("")
+    out.append("Loops: " + "; ".join("`%s`: %s" % (w_, d) for w_, d in FINE) +
+               "; `hydro`: %s.\n" % shapes[-1][3])
+
+
 def interleaved_times(cmds, runs):
     """Median wall and CPU (user+sys) seconds of each command, runs interleaved A B A B ... so
     that a change in the machine's load hits every command alike."""
@@ -293,6 +429,21 @@ plot '%s' using 3:xtic(1) title 'OpenMP parallel for', '' using 4 title 'Clustri
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
 
 
+def proxy_table(args, out):
+    """LULESH through bench/proxy/lulesh.py; a note instead when its source cannot be had."""
+    cmd = [sys.executable, os.path.join(BENCH, "proxy", "lulesh.py"), "--build", args.build,
+           "--workers", str(args.workers), "--reps", str(args.fine_reps), "--cycles",
+           str(args.lulesh_cycles // 10 if args.quick else args.lulesh_cycles)]
+    if args.lulesh_source:
+        cmd += ["--source", args.lulesh_source]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        out.append("## LULESH 2.0\n")
+        out.append("Not run: %s\n" % (p.stderr.strip().splitlines() or ["failed"])[-1])
+        return
+    out.append(p.stdout)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"),
@@ -301,6 +452,19 @@ def main():
     ap.add_argument("--workers", type=int, default=os.cpu_count(),
                     help="CPU workers and OpenMP threads (default: all hardware threads)")
     ap.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    ap.add_argument("--only", default="cpu,fine,proxy,compile,gpu",
+                    help="comma-separated sections to run (default: all): cpu (large loops and "
+                         "the fixed cost), fine (fine-grained loops), proxy (LULESH), compile, gpu")
+    ap.add_argument("--fine-calls", type=int, default=100000,
+                    help="calls per process of each fine-grained loop (default 100000)")
+    ap.add_argument("--hydro-cycles", type=int, default=20000,
+                    help="cycles per process of the hydro sequence (default 20000)")
+    ap.add_argument("--fine-reps", type=int, default=3,
+                    help="processes per variant of each fine-grained shape (default 3)")
+    ap.add_argument("--lulesh-source", help="a LULESH 2.0 checkout for the proxy section "
+                                            "(default: bench/proxy/lulesh.py clones it)")
+    ap.add_argument("--lulesh-cycles", type=int, default=1000,
+                    help="LULESH time steps per run (default 1000)")
     ap.add_argument("--gpu-only", action="store_true",
                     help="only the GPU half, with a prebuilt --binary (a GPU machine without "
                          "clang; scripts/gpu-bundle.sh builds one)")
@@ -338,14 +502,22 @@ def main():
            "Machine: %s, %d hardware threads; load average %s at the start; %s.\n" % (
                cpu, os.cpu_count(), "%.2f" % os.getloadavg()[0],
                time.strftime("%Y-%m-%d %H:%M"))]
-    binary = build_cpu(args, work)
-    dat = cpu_tables(args, binary, out)
-    compile_table(args, work, out)
-    gpu_tables(args, binary, work, out)
+    only = set(args.only.split(","))
+    binary = build_cpu(args, work) if only & {"cpu", "gpu"} else None
+    dat = cpu_tables(args, binary, out) if "cpu" in only else None
+    if "fine" in only:
+        fine_tables(args, out)
+    if "proxy" in only:
+        proxy_table(args, out)
+    if "compile" in only:
+        compile_table(args, work, out)
+    if "gpu" in only:
+        gpu_tables(args, binary, work, out)
     text = "\n".join(out)
     with open(os.path.join(results, "results.md"), "w") as f:
         f.write(text)
-    plot(dat, work, results)
+    if dat:
+        plot(dat, work, results)
     print(text)
     print("bench: wrote %s/results.md, results.dat, speedup.png" % results, file=sys.stderr)
 

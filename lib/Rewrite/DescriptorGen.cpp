@@ -107,7 +107,10 @@ void clustrix::emitDescriptor(llvm::raw_ostream &OS, const DescriptorInput &In,
       F::KernelHash(K.Ok ? std::to_string(fnv1a64(K.Source)) + "ull" : "0"),
       F::Params(K.Ok ? "__clx_params" : D.null()),
       F::NumParams(K.Ok ? K.Args.size() : 0),
+      F::GuardedHeader(In.GuardedHeader ? 1 : 0),
+      F::Site("&__clx_site"),
   };
-  OS << "  static const " << D.record("LoopInfo") << " __clx_info = " << descriptor::init(Info)
+  OS << "  static " << D.record("LoopSite") << " __clx_site;\n"
+     << "  static const " << D.record("LoopInfo") << " __clx_info = " << descriptor::init(Info)
      << ";\n";
 }

@@ -5,20 +5,23 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Rewrite/HostCodeGen.h"
+#include "HostCodeGenShared.h"
 #include "clustrix/AST/LoopNest.h"
 #include "clustrix/AST/StatementEnd.h"
 #include "clustrix/Rewrite/BoxCodeGen.h"
 #include "clustrix/Rewrite/DescriptorGen.h"
 #include "clustrix/Rewrite/FileRewriter.h"
 
-#include "HostCodeGenShared.h"
-
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
 #include <algorithm>
 #include <cassert>
+#include <cctype>
+#include <set>
 
 using namespace clang;
 using namespace clustrix;
@@ -45,12 +48,106 @@ void outerBindings(const Stmt *S, const SourceManager &SM, SourceRange Loop,
     outerBindings(C, SM, Loop, Names);
 }
 
-/// `::clustrix::rt::inductionValue<__clx_ivL>(__clx_initL, __clx_magL, __clx_upL, K)`.
-std::string inductionValue(size_t L, const std::string &K) {
-  std::string I = std::to_string(L);
-  return "::clustrix::rt::inductionValue<__clx_iv" + I + ">(__clx_init" + I + ", __clx_mag" + I +
-         ", __clx_up" + I + ", " + K + ")";
+/// Whether Text contains the identifier Id as a whole word.
+bool mentions(const std::string &Text, const std::string &Id) {
+  auto IsIdChar = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+  for (size_t At = Text.find(Id); At != std::string::npos; At = Text.find(Id, At + 1))
+    if ((At == 0 || !IsIdChar(Text[At - 1])) &&
+        (At + Id.size() == Text.size() || !IsIdChar(Text[At + Id.size()])))
+      return true;
+  return false;
 }
+
+/// `::clustrix::rt::inductionValue<__clx_ivL>(<P>initL, <P>magL, <P>upL, K)`: P is `__clx_` for
+/// the enclosing block's values, `__clx_c` for the chunk function's copies of them.
+std::string inductionValue(size_t L, const std::string &K, const char *P = "__clx_") {
+  std::string I = std::to_string(L);
+  return "::clustrix::rt::inductionValue<__clx_iv" + I + ">(" + P + "init" + I + ", " + P + "mag" +
+         I + ", " + P + "up" + I + ", " + K + ")";
+}
+
+/// Variables of the enclosing function that the body only reads, as values: scalars (numbers,
+/// enumerators, pointers) with automatic storage, declared before the loop, not references,
+/// not volatile, not constants, and named in the body only where their value is read. The chunk
+/// function takes copies of them, so that the optimizer sees values the body's stores cannot
+/// change (as it does in the loop as written) instead of memory reached through the closure.
+/// A loop the analysis accepted writes no such variable, by any name: the kernel passes the
+/// same variables by value.
+class ReadOnlyScalars : public RecursiveASTVisitor<ReadOnlyScalars> {
+public:
+  ReadOnlyScalars(const SourceManager &SM, SourceRange Loop, std::set<const VarDecl *> Excluded)
+      : SM(SM), Loop(Loop), Excluded(std::move(Excluded)) {}
+
+  /// The names to copy, in order of first use.
+  std::vector<std::string> names() const {
+    std::vector<std::string> Out;
+    for (const VarDecl *V : Order)
+      if (!Disqualified.count(V))
+        Out.push_back(V->getNameAsString());
+    return Out;
+  }
+
+  bool VisitImplicitCastExpr(ImplicitCastExpr *E) {
+    if (E->getCastKind() == CK_LValueToRValue)
+      if (const auto *D = dyn_cast<DeclRefExpr>(E->getSubExpr()->IgnoreParens()))
+        ValueReads.insert(D);
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (!V || !candidate(V))
+      return true;
+    if (std::find(Order.begin(), Order.end(), V) == Order.end())
+      Order.push_back(V);
+    if (Unevaluated > 0 || !ValueReads.count(D))
+      Disqualified.insert(V);
+    return true;
+  }
+
+  // Operands that are not evaluated: a copy named only there would be an unused capture.
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) {
+    return unevaluated([&] { return RecursiveASTVisitor::TraverseUnaryExprOrTypeTraitExpr(E); });
+  }
+  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *E) {
+    return unevaluated([&] { return RecursiveASTVisitor::TraverseCXXNoexceptExpr(E); });
+  }
+  bool TraverseCXXTypeidExpr(CXXTypeidExpr *E) {
+    return unevaluated([&] { return RecursiveASTVisitor::TraverseCXXTypeidExpr(E); });
+  }
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc TL) {
+    return unevaluated([&] { return RecursiveASTVisitor::TraverseDecltypeTypeLoc(TL); });
+  }
+
+private:
+  template <class F> bool unevaluated(F Traverse) {
+    ++Unevaluated;
+    bool Ok = Traverse();
+    --Unevaluated;
+    return Ok;
+  }
+
+  bool candidate(const VarDecl *V) const {
+    if (Excluded.count(V) || !V->hasLocalStorage() || isa<DecompositionDecl>(V))
+      return false;
+    QualType T = V->getType();
+    if (T->isDependentType() || T->isReferenceType() || T.isVolatileQualified() ||
+        !(T->isArithmeticType() || T->isEnumeralType() || T->isPointerType()))
+      return false;
+    if (V->isUsableInConstantExpressions(V->getASTContext()))
+      return false; // not captured at all: the body sees the constant
+    SourceLocation L = SM.getExpansionLoc(V->getLocation());
+    return SM.isBeforeInTranslationUnit(L, SM.getExpansionLoc(Loop.getBegin()));
+  }
+
+  const SourceManager &SM;
+  SourceRange Loop;
+  std::set<const VarDecl *> Excluded;
+  std::set<const DeclRefExpr *> ValueReads;
+  std::vector<const VarDecl *> Order;
+  std::set<const VarDecl *> Disqualified;
+  int Unevaluated = 0;
+};
 
 } // namespace
 
@@ -63,13 +160,51 @@ HostCodeGen::HostCodeGen(const FileRewriter &FR, const Stmt *Loop, const LoopRes
   outerBindings(Loop, FR.sourceManager(), Loop->getSourceRange(), Bindings);
   for (const std::string &B : Bindings)
     Captures += ", &" + B + " = " + B;
+  std::set<const VarDecl *> Excluded;
+  for (const CanonicalLoop &L : R.Nest)
+    Excluded.insert(L.Var);
+  for (const Reduction &X : R.Reductions)
+    Excluded.insert(X.Var);
+  for (const Append &X : R.Appends)
+    Excluded.insert(X.Var);
+  for (const Private &X : R.Privates) // each chunk has its own
+    Excluded.insert(X.Var);
+  // Only the innermost body runs in the chunk function (the headers of a collapsed nest do not).
+  ReadOnlyScalars Scalars(FR.sourceManager(), Loop->getSourceRange(), std::move(Excluded));
+  Scalars.TraverseStmt(const_cast<Stmt *>(innermostBody(Loop, unsigned(N))));
+  // A guard region is a scalar that writes through a pointer may reach: the body must read the
+  // variable itself, never a copy.
+  std::set<std::string> Guards;
+  for (const Region &G : R.Regions)
+    if (G.Scalar)
+      Guards.insert(G.Name);
+  for (const std::string &Name : Scalars.names())
+    if (!Guards.count(Name))
+      Copies += ", " + Name + " = " + Name;
+  // Whether a header names a guard: by the last identifier of its spelling ("this->n": n), a
+  // conservative test (a false match only costs the serial fast path).
+  for (const std::string &G : Guards) {
+    size_t From = G.find_last_of(".>");
+    std::string Id = From == std::string::npos ? G : G.substr(From + 1);
+    for (const CanonicalLoop &L : R.Nest)
+      for (const std::string *T : {&L.InitText, &L.BoundText, &L.StepText, &L.RangeText})
+        GuardedHeader |= mentions(*T, Id);
+  }
 }
 
 std::string HostCodeGen::generate() {
+  const SourceManager &SM = FR.sourceManager();
+  SourceLocation ForLoc = SM.getComposedLoc(FR.mainFile(), LoopBegin);
+  unsigned Line = SM.getSpellingLineNumber(ForLoc), Col = SM.getSpellingColumnNumber(ForLoc);
   std::string S;
   llvm::raw_string_ostream OS(S);
-  hostgen::emitBlockHead(
-      OS, FR, LoopBegin, R, C, K, [&] { emitIterationSpace(OS); }, RuntimeDialect::cxx());
+  OS << "{ /* clustrix: loop at line " << Line << " runs through libclustrix_rt */\n";
+  emitIterationSpace(OS);
+  // What the compiler proved.
+  emitDescriptor(OS, {R, C, K, FR.presumedName(), Line, Col, GuardedHeader});
+  if (GuardedHeader)
+    OS << "  auto __clx_as_written = " << asWritten() << ";\n";
+  OS << "  if (__clx_trip.Ok) {\n";
   for (size_t I = 0; I < R.Reductions.size(); ++I)
     OS << "    using __clx_r" << I << "_t = std::remove_reference_t<decltype("
        << R.Reductions[I].Name << ")>;\n";
@@ -84,6 +219,7 @@ std::string HostCodeGen::generate() {
          << "_t *>(::clustrix::rt::ownAddress(" << R.Privates[I].Name << "));\n";
   }
   emitChunkFunction(OS);
+  emitSerialFastPath(OS);
   emitSlots(OS);
   if (!R.Regions.empty())
     OS << boxProgramCode(R);
@@ -126,18 +262,32 @@ void HostCodeGen::emitIterationSpace(llvm::raw_ostream &OS) {
          << runtimeName(CL.Cmp) << ", __clx_mag" << I << ", __clx_up" << I << ");\n";
     }
   }
-  hostgen::emitNestTrip(OS, N, RuntimeDialect::cxx());
+  OS << "  const ::clustrix::rt::Trip __clx_trip = ";
+  for (size_t L = 1; L < N; ++L)
+    OS << "::clustrix::rt::tripProduct(";
+  OS << "__clx_trip0";
+  for (size_t L = 1; L < N; ++L)
+    OS << ", __clx_trip" << L << ")";
+  OS << ";\n";
 }
 
 /// `__clx_chunk(Lo, Hi, Ctx)`: iterations [Lo, Hi) of the body, in order, with the reduction
-/// and append variables bound to the chunk's partials and buffers.
+/// and append variables bound to the chunk's partials and buffers. Written so that the optimizer
+/// treats the body as it treats the loop as written: the scalars the body reads are copies
+/// (chunkThunk copies the whole closure onto its own frame), a reduction variable is a local
+/// stored back to its partial when the chunk ends (also by an exception), and the induction
+/// variable steps as the loop's own does. The `for` carries the loop's line, so that remarks
+/// such as -Rpass=loop-vectorize name the user's loop.
 void HostCodeGen::emitChunkFunction(llvm::raw_ostream &OS) {
-  OS << "    auto __clx_chunk = [&" << Captures
+  OS << "    auto __clx_chunk = [&" << Captures << Copies
      << "](std::uint64_t __clx_lo, std::uint64_t __clx_hi, "
         "::clustrix::rt::ChunkContext &__clx_ctx) {\n      (void)__clx_ctx;\n";
   for (size_t I = 0; I < R.Reductions.size(); ++I)
-    OS << "      __clx_r" << I << "_t &" << R.Reductions[I].Name
-       << " = ::clustrix::rt::partial<__clx_r" << I << "_t>(__clx_ctx, " << I << ");\n";
+    OS << "      __clx_r" << I << "_t " << R.Reductions[I].Name
+       << " = ::clustrix::rt::partial<__clx_r" << I << "_t>(__clx_ctx, " << I << ");\n"
+       << "      const ::clustrix::rt::StoreBack<__clx_r" << I << "_t> __clx_back" << I
+       << "{::clustrix::rt::partial<__clx_r" << I << "_t>(__clx_ctx, " << I << "), "
+       << R.Reductions[I].Name << "};\n";
   for (size_t I = 0; I < R.Appends.size(); ++I)
     OS << "      __clx_a" << I << "_t &" << R.Appends[I].Name
        << " = ::clustrix::rt::appendBuffer<__clx_a" << I << "_t>(__clx_ctx, " << I << ");\n";
@@ -153,24 +303,53 @@ void HostCodeGen::emitChunkFunction(llvm::raw_ostream &OS) {
   OS << "    };\n";
 }
 
-/// The loop over the chunk's iterations, and the user's variables of each iteration.
+/// The loop over the chunk's iterations, and the user's variables of each iteration. The
+/// iteration space's values are copied on entry: constants stay constants, the others become
+/// values in registers.
 void HostCodeGen::emitIterationVariables(llvm::raw_ostream &OS) {
   const CanonicalLoop &L0 = R.Nest[0];
+  if (!L0.RangeFor)
+    for (size_t L = 0; L < N; ++L) {
+      std::string I = std::to_string(L);
+      OS << "      const __clx_iv" << I << " __clx_cinit" << I << " = __clx_init" << I << ";\n"
+         << "      const auto __clx_cmag" << I << " = __clx_mag" << I << ";\n"
+         << "      const bool __clx_cup" << I << " = __clx_up" << I << ";\n";
+    }
+  std::string ForLine = FR.lineDirective(LoopBegin);
+  ForLine.resize(ForLine.find_last_not_of(' ') + 1); // the directive, not the column
   if (N == 1) {
-    OS << "      for (std::uint64_t __clx_k0 = __clx_lo; __clx_k0 < __clx_hi; ++__clx_k0) {\n";
-    if (L0.RangeFor)
-      OS << "        " << L0.ElemDeclText << " = __clx_range[__clx_k0];\n";
-    else
-      OS << "        __clx_iv0 " << L0.VarName << " = " << inductionValue(0, "__clx_k0")
-         << ";\n";
+    if (L0.RangeFor) {
+      OS << ForLine << "      for (std::uint64_t __clx_k0 = __clx_lo; __clx_k0 < __clx_hi; "
+                       "++__clx_k0) {\n"
+         << "        " << L0.ElemDeclText << " = __clx_range[__clx_k0];\n";
+      return;
+    }
+    // The induction variable steps by the loop's own step, in its own type, so that the
+    // optimizer knows (as for the loop as written) that it does not wrap: every value it takes,
+    // up to the one after the chunk's last iteration, is one the serial loop takes.
+    OS << "      const auto __clx_cstep0 = __clx_stepv0;\n"
+       << "      __clx_iv0 __clx_i0 = " << inductionValue(0, "__clx_lo", "__clx_c") << ";\n"
+       << ForLine << "      for (std::uint64_t __clx_k0 = __clx_lo; __clx_k0 < __clx_hi; "
+       << "++__clx_k0, __clx_i0 " << (L0.StepNegated ? "-=" : "+=") << " __clx_cstep0) {\n"
+       << "        __clx_iv0 " << L0.VarName << " = __clx_i0;\n";
     return;
   }
-  hostgen::emitCollapsedLoop(
-      OS, N, "      ", [](size_t L) { return "__clx_trip" + std::to_string(L) + ".Count"; },
-      RuntimeDialect::cxx());
+  // A collapsed nest: the multi-index of Lo, then advanced with each iteration.
+  OS << "      const std::uint64_t __clx_ext[" << N << "] = {";
+  for (size_t L = 0; L < N; ++L)
+    OS << (L ? ", " : "") << "__clx_trip" << L << ".Count";
+  OS << "};\n      std::uint64_t __clx_idx[" << N << "];\n"
+     << "      std::uint64_t __clx_rest = __clx_lo;\n"
+     // An empty range (an inner level that runs no iteration) has no multi-index.
+     << "      for (unsigned __clx_d = " << N << "; __clx_lo < __clx_hi && __clx_d-- > 0;) {\n"
+     << "        __clx_idx[__clx_d] = __clx_rest % __clx_ext[__clx_d];\n"
+     << "        __clx_rest /= __clx_ext[__clx_d];\n      }\n"
+     << ForLine << "      for (std::uint64_t __clx_k = __clx_lo; __clx_k < __clx_hi; ++__clx_k, "
+        "::clustrix::rt::advanceIndex(__clx_idx, __clx_ext, "
+     << N << ")) {\n";
   for (size_t L = 0; L < N; ++L)
     OS << "        __clx_iv" << L << " " << R.Nest[L].VarName << " = "
-       << inductionValue(L, "__clx_idx[" + std::to_string(L) + "]") << ";\n";
+       << inductionValue(L, "__clx_idx[" + std::to_string(L) + "]", "__clx_c") << ";\n";
 }
 
 /// The reduction and append slots.
@@ -212,15 +391,15 @@ void HostCodeGen::emitArgs(llvm::raw_ostream &OS) {
                                     std::to_string(R.Appends.size()) + ";\n");
 }
 
-/// runLoop; where the runtime keeps the loop serial, the chunk function runs all of it in place,
-/// in order, on the loop's own reduction and append variables: the loop's own operations. An
-/// induction variable declared before the loop ends with the value the serial loop leaves.
-void HostCodeGen::emitSerialFallback(llvm::raw_ostream &OS) {
-  OS << "    if (::clustrix::rt::runLoop(__clx_info, __clx_args) != "
-        "::clustrix::rt::RunStatus::Done) {\n";
+/// The loop's own reduction and append variables, and the call that skips the runtime: when
+/// the runtime already decided that a call with this trip count runs serially (keepSerial), the
+/// chunk function runs all of it in place, in order, on those variables (the loop's own
+/// operations), and nothing else of the block is evaluated. Otherwise (an `else` that
+/// emitSerialFallback closes) the slots, boxes and arguments are built for runLoop.
+void HostCodeGen::emitSerialFastPath(llvm::raw_ostream &OS) {
   size_t NumOwn = R.Reductions.size() + R.Appends.size();
   if (NumOwn) {
-    OS << "      void *__clx_own[] = {";
+    OS << "    void *__clx_own[] = {";
     size_t I = 0;
     for (const Reduction &X : R.Reductions)
       OS << (I++ ? ", " : "") << "::clustrix::rt::ownAddress(" << X.Name << ")";
@@ -228,14 +407,63 @@ void HostCodeGen::emitSerialFallback(llvm::raw_ostream &OS) {
       OS << (I++ ? ", " : "") << "::clustrix::rt::ownAddress(" << X.Name << ")";
     OS << "};\n";
   }
-  OS << "      ::clustrix::rt::runInPlace(__clx_chunk, __clx_trip.Count, "
-     << (NumOwn ? "__clx_own" : "nullptr") << ", " << R.Reductions.size() << ");\n    }\n";
-  hostgen::emitFinalInductions(OS, R, inductionValue);
+  if (GuardedHeader)
+    return; // every call goes through runLoop, which checks the guards first
+  OS << "    if (::clustrix::rt::keepSerial(__clx_info, __clx_trip.Count)) {\n      "
+     << runInPlace() << "\n    } else {\n";
+}
+
+/// `runInPlace(...)` of the whole loop on its own variables.
+std::string HostCodeGen::runInPlace() const {
+  bool Own = !R.Reductions.empty() || !R.Appends.empty();
+  return "::clustrix::rt::runInPlace(__clx_chunk, __clx_trip.Count, " +
+         std::string(Own ? "__clx_own" : "nullptr") + ", " + std::to_string(R.Reductions.size()) +
+         ");";
+}
+
+/// runLoop; where the runtime returns Serial without running the loop, the chunk function runs
+/// it in place as in emitSerialFastPath. An induction variable declared before the loop then
+/// ends with the value the serial loop leaves. With a guarded header, AsWritten runs the loop as
+/// written, which leaves its induction variables as it goes.
+void HostCodeGen::emitSerialFallback(llvm::raw_ostream &OS) {
+  std::string Finals;
+  for (size_t L = 0; L < N; ++L) {
+    const CanonicalLoop &CL = R.Nest[L];
+    if (CL.DeclaredInLoop || CL.RangeFor)
+      continue;
+    Finals += std::string(L == 0 ? "    " : "    if (__clx_trip.Count > 0) ") + CL.VarName +
+              " = " + inductionValue(L, "__clx_trip" + std::to_string(L) + ".Count") + ";\n";
+  }
+  if (!GuardedHeader) {
+    OS << "    if (::clustrix::rt::runLoop(__clx_info, __clx_args) != "
+          "::clustrix::rt::RunStatus::Done)\n      "
+       << runInPlace() << "\n    }\n"
+       << Finals;
+    return;
+  }
+  OS << "    const ::clustrix::rt::RunStatus __clx_st = ::clustrix::rt::runLoop(__clx_info, "
+        "__clx_args);\n"
+     << "    if (__clx_st == ::clustrix::rt::RunStatus::AsWritten) {\n"
+     << "      __clx_as_written();\n"
+     << "    } else {\n"
+     << "    if (__clx_st != ::clustrix::rt::RunStatus::Done)\n      " << runInPlace() << "\n"
+     << Finals << "    }\n";
+}
+
+/// The loop exactly as written, as a lambda: out of line and, under Clang, not optimized, so
+/// that the copy costs little to compile; optimized as the loop itself when the header is
+/// guarded, since it then runs whenever the loop's writes reach the guard.
+std::string HostCodeGen::asWritten() const {
+  return "[&" + Captures + "]() " +
+         (GuardedHeader ? "CLUSTRIX_RT_AS_WRITTEN_GUARDED" : "CLUSTRIX_RT_AS_WRITTEN") + " {" +
+         FR.lineDirective(LoopBegin) + FR.cleanText(LoopBegin, LoopEnd) + "\n    }";
 }
 
 /// A trip count that cannot be represented (a zero step, a wrap-around, a `!=` never met): the
 /// loop exactly as written, out of line and cheap to compile, as nothing here is fast.
 void HostCodeGen::emitAsWritten(llvm::raw_ostream &OS) {
-  OS << "  } else {\n    [&" << Captures << "]() CLUSTRIX_RT_AS_WRITTEN {"
-     << FR.lineDirective(LoopBegin) << FR.cleanText(LoopBegin, LoopEnd) << "\n    }();\n  }";
+  if (GuardedHeader)
+    OS << "  } else {\n    __clx_as_written();\n  }";
+  else
+    OS << "  } else {\n    " << asWritten() << "();\n  }";
 }

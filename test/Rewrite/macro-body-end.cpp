@@ -13,7 +13,7 @@ void scaled(int n, double factor, double *out) {
   for (int i = 0; i < n; ++i)
     out[i] = SCALE(out[i]);
 }
-// SRC:      auto __clx_chunk = [&]
+// SRC:      auto __clx_chunk = [&,
 // SRC:      {{^}}    out[i] = SCALE(out[i]);
 // SRC-NEXT: {{^}}      }
 // SRC:      CLUSTRIX_RT_AS_WRITTEN

@@ -74,11 +74,14 @@ struct DescriptorInput {
   const Kernel &K;
   std::string File; ///< The presumed file name.
   unsigned Line = 0, Column = 0;
+  /// The loop's header reads a guard region (see HostCodeGen::GuardedHeader).
+  bool GuardedHeader = false;
 };
 
 /// Writes the static descriptor of a loop: `__clx_regions` (RegionInfo), `__clx_kernel_src` and
-/// `__clx_params` (KernelParam) when the loop has a GPU form, and `__clx_info` (LoopInfo), in
-/// the C++ of clustrix/Runtime.h or the C of clustrix/runtime_c.h.
+/// `__clx_params` (KernelParam) when the loop has a GPU form, `__clx_site` (the LoopSite the
+/// runtime keeps its state of the loop in) and `__clx_info` (LoopInfo), in the C++ of
+/// clustrix/Runtime.h or the C of clustrix/runtime_c.h.
 void emitDescriptor(llvm::raw_ostream &OS, const DescriptorInput &In,
                     const RuntimeDialect &D = RuntimeDialect::cxx());
 

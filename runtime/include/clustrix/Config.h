@@ -44,6 +44,7 @@ struct RuntimeConfig {
   uint32_t MaxGpuParallelJobs = 0;      ///< max_gpu_parallel_jobs: devices per loop, 0 = all.
   uint64_t MinItersPerDevice = 30;      ///< min_iters_per_device: at least 1.
   uint64_t SerialThreshold = 32768;     ///< serial_threshold: trip count x work per iteration.
+  bool Adaptive = true;                 ///< adaptive: time serial against wide, keep the faster.
   rt::Schedule DefaultSchedule = rt::Schedule::Block; ///< default_schedule.
   uint64_t ChunkSize = 0;               ///< chunk_size for cyclic/dynamic; 0 = automatic.
   std::string Devices;                  ///< devices: a device set; empty = automatic.

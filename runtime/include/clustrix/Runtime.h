@@ -107,10 +107,29 @@ struct KernelParam {
 #include "Descriptor.def"
 };
 
+/// What the runtime remembers about one loop between its calls: how it decided (and measured)
+/// serial against wide per class of trip counts, and its last plan. Generated code keeps one
+/// per loop as a static, zero-initialized, and points LoopInfo::Site at it; only the runtime
+/// reads or writes State (atomically), which it allocates on the loop's first call.
+struct LoopSite {
+  void *State;
+  /// The runtime's last decision for this loop when it was serial, published for keepSerial: a
+  /// call with trip count SerialTrip under the settings SerialSettings runs serially, SerialCalls
+  /// more times (0: no such decision). Written by the runtime, read and counted down by
+  /// keepSerial, all with atomic accesses.
+  uint64_t SerialTrip;
+  uint64_t SerialCalls;
+  const void *SerialSettings;
+};
+
+/// The settings in force (the runtime's snapshot of them); null before their first use and after
+/// resetConfiguration(). Compared by keepSerial with LoopSite::SerialSettings.
+extern const void *ActiveSettings;
+
 /// What the compiler proved about the loop. Generated code keeps one per loop as a static.
 /// Fields (docs/descriptor.md): AbiVersion, File, Line, Column, Sched, ChunkSize, MaxDevices,
 /// MinItersPerDevice, Level, Score, WorkPerIter, ForceDisabled, Regions, NumRegions, KernelName,
-/// KernelSource, KernelHash, Params, NumParams.
+/// KernelSource, KernelHash, Params, NumParams, GuardedHeader, Site.
 struct LoopInfo {
 #define CLUSTRIX_LOOP_INFO_FIELD(Type, Name, Extent) Type Name Extent;
 #include "Descriptor.def"
@@ -140,14 +159,35 @@ struct LoopArgs {
 
 /// Result of runLoop.
 enum class RunStatus : uint8_t {
-  Done,     ///< All iterations ran (wide, or serially through the host chunk function).
-  Serial,   ///< Nothing ran: the caller must run the loop serially (runInPlace).
+  Done,      ///< All iterations ran (wide, or serially through the host chunk function).
+  Serial,    ///< Nothing ran: the caller must run the loop serially (runInPlace).
+  AsWritten, ///< Nothing ran: the loop writes what its header reads (LoopInfo::GuardedHeader
+             ///< and the regions alias), so its trip count is not the one computed before it:
+             ///< the caller must run the loop exactly as written.
 };
 
 /// Runs the loop: plans chunks over the configured devices, executes, merges reductions and
 /// appends, and recovers from device faults. Returns Serial when the caller should run the
 /// loop itself (too small, disabled, a failed runtime check before anything ran).
 RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args);
+
+/// Whether the runtime already decided that this call of the loop (its trip count, the current
+/// settings) runs serially, as it decided its last call with that trip count: then generated code
+/// runs the loop in place at once (runInPlace), without building LoopArgs or calling runLoop.
+/// Counts the call, so that the runtime can look at the loop again now and then. False for a
+/// loop without a LoopSite. Inline and a few loads: the whole cost of a loop kept serial. A read
+/// torn by a concurrent publication can only run a call serially, which is always correct.
+inline bool keepSerial(const LoopInfo &Info, uint64_t TripCount) {
+  LoopSite *S = Info.Site;
+  if (!S || __atomic_load_n(&S->SerialTrip, __ATOMIC_RELAXED) != TripCount)
+    return false;
+  uint64_t N = __atomic_load_n(&S->SerialCalls, __ATOMIC_ACQUIRE);
+  const void *Settings = __atomic_load_n(&S->SerialSettings, __ATOMIC_RELAXED);
+  if (N == 0 || !Settings || Settings != __atomic_load_n(&ActiveSettings, __ATOMIC_RELAXED))
+    return false;
+  __atomic_store_n(&S->SerialCalls, N - 1, __ATOMIC_RELAXED);
+  return true;
+}
 
 /// Registers an ahead-of-time compiled image (cubin or fatbin) for a kernel, so that the runtime
 /// needs no NVRTC for it. Called from static initializers that nvcc-compiled sources contain.
@@ -407,10 +447,21 @@ template <class C> C &appendBuffer(ChunkContext &Ctx, unsigned I) {
   return *static_cast<C *>(Ctx.AppendBuffers[I]);
 }
 
-/// An AppendSlot for a std::vector-like container (push_back/emplace_back, insert at end).
+/// The address of a loop's own reduction or append variable, whatever operator& it has.
+template <class T> void *ownAddress(T &X) {
+#if defined(__GNUC__) || defined(__clang__)
+  return const_cast<void *>(static_cast<const volatile void *>(__builtin_addressof(X)));
+#else
+  return const_cast<void *>(static_cast<const volatile void *>(
+      &reinterpret_cast<const volatile char &>(X)));
+#endif
+}
+
+/// An AppendSlot for a std::vector-like container (push_back/emplace_back, insert at end). Its
+/// Target is the container's own address (the runtime also runs the loop in place on it).
 template <class C> AppendSlot appendSlot(C &Target) {
   AppendSlot S;
-  S.Target = &Target;
+  S.Target = ownAddress(Target);
   S.Create = []() -> void * { return new C(); };
   S.Merge = [](void *T, void *B) {
     C &Dst = *static_cast<C *>(T);
@@ -424,7 +475,7 @@ template <class C> AppendSlot appendSlot(C &Target) {
 }
 
 template <class T> ReductionSlot reductionSlot(T &Target, ReduceOp Op) {
-  return ReductionSlot{scalarKindOf<T>(), Op, &Target};
+  return ReductionSlot{scalarKindOf<T>(), Op, ownAddress(Target)};
 }
 
 /// Keeps a function out of line.
@@ -443,16 +494,10 @@ template <class T> ReductionSlot reductionSlot(T &Target, ReduceOp Op) {
 #else
 #define CLUSTRIX_RT_AS_WRITTEN
 #endif
-
-/// The address of a loop's own reduction or append variable, whatever operator& it has.
-template <class T> void *ownAddress(T &X) {
-#if defined(__GNUC__) || defined(__clang__)
-  return const_cast<void *>(static_cast<const volatile void *>(__builtin_addressof(X)));
-#else
-  return const_cast<void *>(static_cast<const volatile void *>(
-      &reinterpret_cast<const volatile char &>(X)));
-#endif
-}
+/// Marks the loop as written of a loop whose header reads a guard region (RunStatus::AsWritten):
+/// it runs whenever the loop's writes reach what its header reads, so it is optimized as the
+/// loop itself would be.
+#define CLUSTRIX_RT_AS_WRITTEN_GUARDED CLUSTRIX_RT_NOINLINE
 
 /// Runs all Trips normalized iterations of a loop through its host chunk function, serially, in
 /// order, on the calling thread, with every reduction and append working directly on the loop's
@@ -461,11 +506,25 @@ template <class T> void *ownAddress(T &X) {
 template <class F> void runInPlace(F &Chunk, uint64_t Trips, void **Own, uint32_t NumReductions);
 
 /// Adapts a callable to ChunkFn / BoxFn. The chunk function is kept out of line, so that the
-/// runtime's calls and runInPlace share one compiled copy of the loop body.
+/// runtime's calls and runInPlace share one compiled copy of the loop body. It runs a copy of
+/// the closure made on its own frame: nothing the body writes can then change the captures (the
+/// addresses of the variables captured by reference, the values of those captured by copy), so
+/// the optimizer keeps them in registers as it does in the loop as written.
 template <class F>
 CLUSTRIX_RT_NOINLINE void chunkThunk(void *Env, uint64_t Lo, uint64_t Hi, ChunkContext &Ctx) {
-  (*static_cast<F *>(Env))(Lo, Hi, Ctx);
+  F Local(*static_cast<F *>(Env));
+  Local(Lo, Hi, Ctx);
 }
+
+/// Stores a chunk's local copy of a reduction variable (Value) back to its partial (Home) when
+/// the chunk function returns or throws: the body then accumulates in a local the optimizer can
+/// keep in a register, and the partial, which may be the loop's own variable, ends as the serial
+/// loop leaves it.
+template <class T> struct StoreBack {
+  T &Home;
+  const T &Value;
+  ~StoreBack() { Home = Value; }
+};
 
 template <class F> void runInPlace(F &Chunk, uint64_t Trips, void **Own, uint32_t NumReductions) {
   ChunkContext Ctx{Own, Own ? Own + NumReductions : nullptr, 0, Trips, -1};

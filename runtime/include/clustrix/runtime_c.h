@@ -22,7 +22,7 @@
 
 /* The ABI version of the records below; equal to CLUSTRIX_RT_ABI_VERSION of Runtime.h (the
  * runtime's C interface does not compile otherwise). */
-#define CLUSTRIX_RT_C_ABI_VERSION 2
+#define CLUSTRIX_RT_C_ABI_VERSION 3
 #ifndef CLUSTRIX_RT_ABI_VERSION
 #define CLUSTRIX_RT_ABI_VERSION CLUSTRIX_RT_C_ABI_VERSION
 #endif
@@ -85,7 +85,17 @@ typedef uint8_t clustrix_KernelParamKind;
  * Field types that name a kind or another record are renamed while the rows expand.
  *===----------------------------------------------------------------------===*/
 
+/* Runtime.h's LoopSite: where the runtime keeps its state of one loop. Generated code keeps one
+ * per loop, zero-initialized, and only the runtime reads or writes it. */
+typedef struct clustrix_LoopSite {
+  void *State;
+  uint64_t SerialTrip;
+  uint64_t SerialCalls;
+  const void *SerialSettings;
+} clustrix_LoopSite;
+
 #define Schedule clustrix_Schedule
+#define LoopSite clustrix_LoopSite
 #define KernelParamKind clustrix_KernelParamKind
 #define RegionInfo clustrix_RegionInfo
 #define KernelParam clustrix_KernelParam
@@ -107,6 +117,7 @@ typedef uint8_t clustrix_KernelParamKind;
 #undef CLUSTRIX_C_UNDEF_BOOL
 #endif
 #undef Schedule
+#undef LoopSite
 #undef KernelParamKind
 #undef RegionInfo
 #undef KernelParam

@@ -29,6 +29,16 @@ static_assert(CLUSTRIX_RT_C_ABI_VERSION == CLUSTRIX_RT_ABI_VERSION,
                 "runtime_c.h: " #Record "::" #Name " differs from Runtime.h");
 #include "clustrix/Descriptor.def"
 
+// The loop site, kept by generated code and read by the runtime alone.
+static_assert(sizeof(clustrix_LoopSite) == sizeof(rt::LoopSite) &&
+                  alignof(clustrix_LoopSite) == alignof(rt::LoopSite) &&
+                  offsetof(clustrix_LoopSite, State) == offsetof(rt::LoopSite, State) &&
+                  offsetof(clustrix_LoopSite, SerialTrip) == offsetof(rt::LoopSite, SerialTrip) &&
+                  offsetof(clustrix_LoopSite, SerialCalls) == offsetof(rt::LoopSite, SerialCalls) &&
+                  offsetof(clustrix_LoopSite, SerialSettings) ==
+                      offsetof(rt::LoopSite, SerialSettings),
+              "runtime_c.h: LoopSite differs from Runtime.h");
+
 // Every kind: the same value.
 #define CLUSTRIX_SCHEDULE(Name, Value, Spelling)                                                   \
   static_assert(clustrix_Schedule_##Name == static_cast<int>(rt::Schedule::Name), #Name);

@@ -1,14 +1,21 @@
 //===- Exec/ThreadPool.cpp - Persistent workers for fork-join --------------===//
 //
 // Wake-ups follow the usual Dekker pattern with sequentially consistent atomics: the side that
-// publishes (new epoch, last task done) stores first and then checks for a sleeper; the side
-// that sleeps registers under the mutex and then re-checks the condition. One of the two always
-// sees the other, so no wake-up is lost.
+// publishes (a new job, the last task done) stores first and then checks for a sleeper; the
+// side that sleeps registers first and then re-checks the condition before it waits on a futex
+// whose value the publisher changes. One of the two always sees the other, so no wake-up is lost.
 //
 //===----------------------------------------------------------------------===//
 #include "Exec/ThreadPool.h"
 
 #include <chrono>
+#include <climits>
+
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -20,7 +27,54 @@
 namespace clustrix {
 namespace rt {
 
-static thread_local bool IsWorker = false;
+namespace {
+
+thread_local bool IsWorker = false;
+
+/// Sleeps while *Word == Expected (or spuriously); returns at once when it differs.
+void futexWait(std::atomic<uint32_t> &Word, uint32_t Expected) {
+#if defined(__linux__)
+  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&Word), FUTEX_WAIT_PRIVATE, Expected, nullptr,
+          nullptr, 0);
+#else
+  if (Word.load(std::memory_order_relaxed) == Expected)
+    std::this_thread::yield();
+#endif
+}
+
+void futexWake(std::atomic<uint32_t> &Word, int Count) {
+#if defined(__linux__)
+  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&Word), FUTEX_WAKE_PRIVATE, Count, nullptr,
+          nullptr, 0);
+#else
+  (void)Word;
+  (void)Count;
+#endif
+}
+
+/// Spins until Done() holds or the spin time is over; true when Done() held. Every few
+/// microseconds of spinning it yields the core, as libomp's waits do: on a machine with more
+/// runnable threads than cores, the thread it waits for may need that core to run at all (on
+/// an idle machine the yield returns at once).
+template <class Pred> bool spinUntil(Pred Done, uint64_t SpinNs) {
+  if (Done())
+    return true;
+  auto Start = std::chrono::steady_clock::now();
+  for (unsigned I = 1;; ++I) {
+    CLUSTRIX_PAUSE();
+    if (Done())
+      return true;
+    if ((I & 255) == 0)
+      std::this_thread::yield();
+    if ((I & 63) == 0 &&
+        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                  std::chrono::steady_clock::now() - Start)
+                                  .count()) >= SpinNs)
+      return false;
+  }
+}
+
+} // namespace
 
 ThreadPool &ThreadPool::global() {
   static ThreadPool *P = new ThreadPool();
@@ -43,23 +97,6 @@ void ThreadPool::ensureWorkers(unsigned Needed) {
   }
 }
 
-/// Spins until Done() holds or the spin time is over; true when Done() held.
-template <class Pred> static bool spinUntil(Pred Done, uint64_t SpinNs) {
-  if (Done())
-    return true;
-  auto Start = std::chrono::steady_clock::now();
-  for (unsigned I = 1;; ++I) {
-    CLUSTRIX_PAUSE();
-    if (Done())
-      return true;
-    if ((I & 63) == 0 &&
-        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                  std::chrono::steady_clock::now() - Start)
-                                  .count()) >= SpinNs)
-      return false;
-  }
-}
-
 void ThreadPool::run(unsigned N, TaskFn F, void *C) {
   if (N == 0)
     return;
@@ -71,41 +108,41 @@ void ThreadPool::run(unsigned N, TaskFn F, void *C) {
   Fn = F;
   Ctx = C;
   Remaining.store(N - 1, std::memory_order_relaxed);
-  // The job word carries the task count, so that a worker decides whether it takes part from
-  // the same value that told it a job exists.
   uint64_t Old = Job.load(std::memory_order_relaxed);
   Job.store((((Old >> 16) + 1) << 16) | N, std::memory_order_seq_cst);
   if (Sleepers.load(std::memory_order_seq_cst) > 0) {
-    std::lock_guard<std::mutex> G(M);
-    WorkCV.notify_all();
+    Doorbell.fetch_add(1, std::memory_order_seq_cst);
+    futexWake(Doorbell, INT_MAX);
   }
   F(C, 0);
-  auto AllDone = [this] { return Remaining.load(std::memory_order_seq_cst) == 0; };
+  auto AllDone = [this] { return Remaining.load(std::memory_order_acquire) == 0; };
   if (!spinUntil(AllDone, SpinNs.load(std::memory_order_relaxed))) {
-    std::unique_lock<std::mutex> L(M);
     CallerSleeping.store(true, std::memory_order_seq_cst);
-    DoneCV.wait(L, AllDone);
+    for (uint32_t R; (R = Remaining.load(std::memory_order_seq_cst)) != 0;)
+      futexWait(Remaining, R);
     CallerSleeping.store(false, std::memory_order_relaxed);
   }
 }
 
 void ThreadPool::finishOne() {
-  if (Remaining.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
-      CallerSleeping.load(std::memory_order_seq_cst)) {
-    std::lock_guard<std::mutex> G(M);
-    DoneCV.notify_all();
-  }
+  if (Remaining.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
+      CallerSleeping.load(std::memory_order_seq_cst))
+    futexWake(Remaining, 1);
 }
 
 void ThreadPool::workerMain(unsigned Id) {
   IsWorker = true;
   uint64_t Seen = 0;
   for (;;) {
-    auto NewJob = [&] { return Job.load(std::memory_order_seq_cst) != Seen; };
+    auto NewJob = [&] { return Job.load(std::memory_order_acquire) != Seen; };
     if (!spinUntil(NewJob, SpinNs.load(std::memory_order_relaxed))) {
-      std::unique_lock<std::mutex> L(M);
       Sleepers.fetch_add(1, std::memory_order_seq_cst);
-      WorkCV.wait(L, NewJob);
+      for (;;) {
+        uint32_t Bell = Doorbell.load(std::memory_order_seq_cst);
+        if (Job.load(std::memory_order_seq_cst) != Seen)
+          break;
+        futexWait(Doorbell, Bell);
+      }
       Sleepers.fetch_sub(1, std::memory_order_relaxed);
     }
     Seen = Job.load(std::memory_order_acquire);

@@ -1,17 +1,16 @@
 //===- Exec/ThreadPool.h - Persistent workers for fork-join ------*- C++ -*-===//
 //
-// The runtime's worker threads: created once, reused by every loop. A fork-join costs one atomic
-// increment to start and one counter to finish; idle workers spin briefly before they sleep so
-// that back-to-back loops do not pay a wake-up each.
+// The runtime's worker threads: created once, reused by every loop. A fork-join is one store
+// to a job word the idle workers spin on (a generation counter that also carries the task
+// count) and one counter they count down; a worker that spun for worker_spin_us without work
+// sleeps on a futex, and only then does starting a job cost a system call.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CLUSTRIX_RT_EXEC_THREADPOOL_H
 #define CLUSTRIX_RT_EXEC_THREADPOOL_H
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -46,20 +45,20 @@ private:
   void workerMain(unsigned Id);
   void finishOne();
 
-  std::atomic<bool> Busy{false};
+  alignas(64) std::atomic<bool> Busy{false};
   std::vector<std::thread> Workers;
-
-  // The current job: Fn and Ctx are written before Job is bumped and read only by workers the
-  // job needs. Job holds a sequence number (high bits) and the task count (low 16 bits).
-  TaskFn Fn = nullptr;
-  void *Ctx = nullptr;
-  std::atomic<uint64_t> Job{0};
-  std::atomic<unsigned> Remaining{0};
   std::atomic<uint64_t> SpinNs{200000};
 
-  std::mutex M;
-  std::condition_variable WorkCV, DoneCV;
+  // The current job: Fn and Ctx are written before Job is bumped and read only by workers the
+  // job needs. Job holds a generation (high bits) and the task count (low 16 bits), so that a
+  // worker decides whether it takes part from the same value that told it a job exists.
+  alignas(64) std::atomic<uint64_t> Job{0};
+  TaskFn Fn = nullptr;
+  void *Ctx = nullptr;
   std::atomic<int> Sleepers{0};
+  std::atomic<uint32_t> Doorbell{0}; ///< The futex sleeping workers wait on.
+
+  alignas(64) std::atomic<uint32_t> Remaining{0}; ///< Also the futex a sleeping caller waits on.
   std::atomic<bool> CallerSleeping{false};
 };
 

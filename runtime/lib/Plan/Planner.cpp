@@ -9,29 +9,31 @@ namespace clustrix {
 namespace rt {
 
 Decision decide(const LoopInfo &Info, uint64_t TripCount, const RuntimeConfig &Config,
-                unsigned AvailableLanes, bool OnlyHost) {
+                unsigned AvailableLanes, bool OnlyHost, bool Explain) {
   Decision D;
   if (Info.ForceDisabled) {
-    D.Reason = "disabled by gpu_parallel(disable)";
+    if (Explain)
+      D.Reason = "disabled by gpu_parallel(disable)";
     return D;
   }
   if (!Config.AutoGpuParallel) {
-    D.Reason = "auto_gpu_parallel is off in the configuration";
+    if (Explain)
+      D.Reason = "auto_gpu_parallel is off in the configuration";
     return D;
   }
   if (AvailableLanes == 0) {
-    D.Reason = "no device can run this loop";
+    if (Explain)
+      D.Reason = "no device can run this loop";
     return D;
   }
   double PerIter = Info.WorkPerIter > 1.0 ? Info.WorkPerIter : 1.0;
   double Work = static_cast<double>(TripCount) * PerIter;
-  if (Work < static_cast<double>(Config.SerialThreshold)) {
+  bool Below = Work < static_cast<double>(Config.SerialThreshold);
+  if (Below && Explain)
     D.Reason = std::to_string(TripCount) + " iterations x " +
                std::to_string(static_cast<uint64_t>(PerIter)) +
                " operations is below serial_threshold (" +
                std::to_string(Config.SerialThreshold) + ")";
-    return D;
-  }
   uint64_t MinIters = Info.MinItersPerDevice > 0 ? static_cast<uint64_t>(Info.MinItersPerDevice)
                                                  : Config.MinItersPerDevice;
   if (MinIters == 0)
@@ -44,13 +46,15 @@ Decision decide(const LoopInfo &Info, uint64_t TripCount, const RuntimeConfig &C
   // As many devices as get min_iters_per_device iterations each: one below 2x, all above Nx.
   Lanes = std::min<uint64_t>(Lanes, std::max<uint64_t>(1, TripCount / MinIters));
   if (Lanes <= 1 && OnlyHost) {
-    D.Reason = std::to_string(TripCount) + " iterations give no two devices min_iters_per_device (" +
-               std::to_string(MinIters) + ") each";
-    if (AvailableLanes == 1 || Info.MaxDevices == 1 || Config.MaxGpuParallelJobs == 1)
-      D.Reason = "only one CPU worker is available";
+    if (Explain && !Below) {
+      D.Reason = std::to_string(TripCount) +
+                 " iterations give no two devices min_iters_per_device (" +
+                 std::to_string(MinIters) + ") each";
+      if (AvailableLanes == 1 || Info.MaxDevices == 1 || Config.MaxGpuParallelJobs == 1)
+        D.Reason = "only one CPU worker is available";
+    }
     return D;
   }
-  D.Wide = true;
   D.NumLanes = static_cast<unsigned>(Lanes);
   D.Sched = Info.Sched != Schedule::Default ? Info.Sched : Config.DefaultSchedule;
   if (D.Sched == Schedule::Default)
@@ -63,6 +67,8 @@ Decision decide(const LoopInfo &Info, uint64_t TripCount, const RuntimeConfig &C
     uint64_t MinK = (TripCount + MaxChunks - 1) / MaxChunks;
     D.ChunkSize = std::max(K, std::max<uint64_t>(MinK, 1));
   }
+  D.Wide = !Below;
+  D.BelowThreshold = Below;
   return D;
 }
 

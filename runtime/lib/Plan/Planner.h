@@ -43,7 +43,10 @@ struct Plan {
 /// Why a loop stays serial, or how wide it goes.
 struct Decision {
   bool Wide = false;
-  std::string Reason;      ///< Why not wide (for the `serial:` log line).
+  std::string Reason;      ///< Why not wide (for the `serial:` log line), when asked for.
+  /// Serial only because trip count x work is below serial_threshold: the loop could go wide
+  /// (NumLanes, Sched and ChunkSize say how), and a measurement may overrule the threshold.
+  bool BelowThreshold = false;
   unsigned NumLanes = 0;   ///< Lanes to use when wide (at least 2, or 1 when that lane is a GPU).
   Schedule Sched = Schedule::Block;
   uint64_t ChunkSize = 0;
@@ -55,9 +58,9 @@ constexpr uint64_t MaxChunks = 1u << 16;
 
 /// Decides from the descriptor, the real trip count, the settings and the number of lanes
 /// available. OnlyHost says all available lanes run in place on the host (CPU workers): then one
-/// lane means serial.
+/// lane means serial. Explain: fill Decision::Reason (it costs a few allocations).
 Decision decide(const LoopInfo &Info, uint64_t TripCount, const RuntimeConfig &Config,
-                unsigned AvailableLanes, bool OnlyHost);
+                unsigned AvailableLanes, bool OnlyHost, bool Explain = true);
 
 /// Splits N iterations in proportion to Weights (largest remainders get the leftovers, ties to
 /// the lower index). Every positive weight gets a share; the shares sum to N.

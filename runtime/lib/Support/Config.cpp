@@ -164,6 +164,8 @@ const KeySpec Keys[] = {
      [](RuntimeConfig &C, const std::string &V) {
        C.MinItersPerDevice = parseUnsigned(V, 1, 1ull << 40, false);
      }},
+    {"adaptive", "CLUSTRIX_ADAPTIVE",
+     [](RuntimeConfig &C, const std::string &V) { C.Adaptive = parseBool(V); }},
     {"serial_threshold", "CLUSTRIX_SERIAL_THRESHOLD",
      [](RuntimeConfig &C, const std::string &V) {
        C.SerialThreshold = parseUnsigned(V, 0, 1ull << 62, false);
@@ -380,6 +382,7 @@ const RuntimeConfig *rebuild(ConfigState &S) {
   auto *N = new RuntimeConfig(C);
   if (const RuntimeConfig *Old = S.Snapshot.exchange(N, std::memory_order_acq_rel))
     S.Retired.push_back(Old);
+  __atomic_store_n(&rt::ActiveSettings, static_cast<const void *>(N), __ATOMIC_RELEASE);
   for (const std::string &E : Errors)
     rt::logOnce("config:" + E, LogLevel::Error, E);
   return N;
@@ -388,6 +391,8 @@ const RuntimeConfig *rebuild(ConfigState &S) {
 } // namespace
 
 namespace rt {
+const void *ActiveSettings = nullptr;
+
 const RuntimeConfig &activeConfig() {
   ConfigState &S = state();
   if (const RuntimeConfig *C = S.Snapshot.load(std::memory_order_acquire))
@@ -432,6 +437,7 @@ void resetConfiguration() {
   S.Overrides.clear();
   if (const RuntimeConfig *Old = S.Snapshot.exchange(nullptr, std::memory_order_acq_rel))
     S.Retired.push_back(Old);
+  __atomic_store_n(&rt::ActiveSettings, static_cast<const void *>(nullptr), __ATOMIC_RELEASE);
 }
 
 RuntimeConfig currentConfig() { return rt::activeConfig(); }

@@ -41,6 +41,7 @@ TEST(ConfigTest, EveryKeyParses) {
                                 "max_gpu_parallel_jobs: 4\n"
                                 "min_iters_per_device: 100\n"
                                 "serial_threshold: 0\n"
+                                "adaptive: off\n"
                                 "default_schedule: cyclic\n"
                                 "chunk_size: 64\n"
                                 "devices: [cuda:0, 2, cpu:4]\n"
@@ -55,6 +56,7 @@ TEST(ConfigTest, EveryKeyParses) {
   EXPECT_EQ(C.MaxGpuParallelJobs, 4u);
   EXPECT_EQ(C.MinItersPerDevice, 100u);
   EXPECT_EQ(C.SerialThreshold, 0u);
+  EXPECT_FALSE(C.Adaptive);
   EXPECT_EQ(C.DefaultSchedule, rt::Schedule::Cyclic);
   EXPECT_EQ(C.ChunkSize, 64u);
   EXPECT_EQ(C.Devices, "cuda:0,2,cpu:4");

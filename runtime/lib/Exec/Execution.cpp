@@ -1,0 +1,323 @@
+//===- Exec/Execution.cpp - One wide run of a loop over its lanes ----------===//
+//
+// Devices are reached only through Backend.h: a chunk on any lane is the same pipeline of
+// pieces (copy in, run, copy out, combine), and a lane whose device fails is retired. A lane of
+// a host backend (isHost: it runs the host chunk function in place, one piece, no copies) is
+// called directly, so that a CPU chunk costs one call.
+//
+//===----------------------------------------------------------------------===//
+#include "Exec/Execution.h"
+
+#include "Support/Log.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace clustrix {
+namespace rt {
+
+namespace {
+/// Set while a thread runs a chunk, so that a loop inside a chunk stays serial.
+thread_local bool InChunk = false;
+} // namespace
+
+bool inChunk() { return InChunk; }
+
+void laneTask(void *Ctx, unsigned Index) { static_cast<Execution *>(Ctx)->runLane(Index); }
+
+void Execution::reset(const LoopInfo &I, const LoopArgs &A, const Plan &Pl,
+                      const Lane *const *Ls, bool Debug) {
+  releaseAppends();
+  Info = &I;
+  Args = &A;
+  P = &Pl;
+  Lanes = Ls;
+  Faults = &environmentFaults();
+  size_t N = Pl.Chunks.size();
+  if (RetiredCapacity < Pl.NumLanes) {
+    Retired.reset(new std::atomic<bool>[Pl.NumLanes]);
+    RetiredCapacity = Pl.NumLanes;
+  }
+  for (unsigned L = 0; L < Pl.NumLanes; ++L)
+    Retired[L].store(false, std::memory_order_relaxed);
+  if (A.NumReductions) {
+    // Identities are set when a chunk starts (prepare); a chunk's partials share no cache line
+    // with another chunk's.
+    Stride = (A.NumReductions + 7) / 8 * 8;
+    Partials.resize(N * Stride);
+    PartialPtrs.resize(N * A.NumReductions);
+    for (size_t J = 0; J < N; ++J)
+      for (uint32_t R = 0; R < A.NumReductions; ++R)
+        PartialPtrs[J * A.NumReductions + R] = &Partials[J * Stride + R];
+  }
+  NumAppendTargets = A.NumAppends;
+  AppendTargets = A.Appends;
+  if (A.NumAppends)
+    Appends.assign(N * A.NumAppends, nullptr);
+  RanOn.clear();
+  if (Debug)
+    RanOn.assign(N, -1);
+  AllHost = true;
+  for (unsigned L = 0; L < Pl.NumLanes; ++L)
+    AllHost &= Ls[L]->Owner->isHost();
+  // Devices that copy may fail part-way through a chunk: where each chunk resumes.
+  Resume.clear();
+  if (!AllHost) {
+    Resume.resize(N);
+    for (size_t J = 0; J < N; ++J)
+      Resume[J] = Pl.Chunks[J].Lo;
+  }
+  ShareNs = 0;
+  NextDynamic.store(0, std::memory_order_relaxed);
+  NumGivenUp.store(0, std::memory_order_relaxed);
+  GivenUp.clear();
+  Failures.clear();
+  Errors.clear();
+  Recovered = 0;
+}
+
+void Execution::releaseAppends() {
+  for (size_t I = 0; I < Appends.size(); ++I)
+    if (Appends[I]) {
+      AppendTargets[I % NumAppendTargets].Destroy(Appends[I]);
+      Appends[I] = nullptr;
+    }
+}
+
+void Execution::runLane(unsigned L) {
+  const bool Timed = L == 0 && TimeShare;
+  auto T0 = Timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+  InChunk = true;
+  size_t N = P->Chunks.size();
+  if (P->isStatic()) {
+    for (size_t J = L; J < N; J += P->NumLanes) {
+      if (Retired[L].load(std::memory_order_relaxed))
+        giveUp(J);
+      else
+        step(L, J);
+    }
+  } else {
+    for (;;) {
+      size_t J = NextDynamic.fetch_add(1, std::memory_order_relaxed);
+      if (J >= N)
+        break;
+      if (Retired[L].load(std::memory_order_relaxed)) {
+        giveUp(J);
+        break;
+      }
+      step(L, J);
+    }
+  }
+  size_t J;
+  while (!Retired[L].load(std::memory_order_relaxed) && takeGivenUp(J))
+    step(L, J);
+  InChunk = false;
+  if (Timed)
+    ShareNs = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - T0)
+                  .count();
+}
+
+void Execution::finishOnCaller() {
+  // Dynamic chunks nobody took because every lane retired first.
+  if (!P->isStatic())
+    for (size_t J; (J = NextDynamic.fetch_add(1)) < P->Chunks.size();)
+      giveUp(J);
+  size_t J;
+  while (takeGivenUp(J)) {
+    bool Done = false;
+    InChunk = true;
+    for (unsigned L = 0; L < P->NumLanes && !Done; ++L)
+      if (!Retired[L].load(std::memory_order_relaxed))
+        Done = step(L, J, /*GiveUpOnFailure=*/false);
+    if (!Done) {
+      prepare(J);
+      runHost(J, -1);
+      ++Recovered;
+    }
+    InChunk = false;
+  }
+}
+
+void Execution::merge() {
+  for (uint32_t R = 0; R < Args->NumReductions; ++R) {
+    const ReductionSlot &S = Args->Reductions[R];
+    for (size_t J = 0; J < P->Chunks.size(); ++J)
+      combine(S.Kind, S.Op, S.Target, &Partials[J * Stride + R]);
+  }
+  for (size_t J = 0; J < P->Chunks.size(); ++J)
+    for (uint32_t A = 0; A < Args->NumAppends; ++A) {
+      void *&B = Appends[J * Args->NumAppends + A];
+      Args->Appends[A].Merge(Args->Appends[A].Target, B);
+      Args->Appends[A].Destroy(B);
+      B = nullptr;
+    }
+}
+
+std::exception_ptr Execution::firstError() const {
+  for (const std::exception_ptr &E : Errors)
+    if (E)
+      return E;
+  return nullptr;
+}
+
+/// Resets chunk J's partials to their identities and gives it fresh append buffers, unless a
+/// prefix of it is complete (then its partials hold that prefix's result).
+void Execution::prepare(size_t J) {
+  if (from(J) != P->Chunks[J].Lo)
+    return;
+  for (uint32_t R = 0; R < Args->NumReductions; ++R)
+    setIdentity(Args->Reductions[R].Kind, Args->Reductions[R].Op, &Partials[J * Stride + R]);
+  for (uint32_t A = 0; A < Args->NumAppends; ++A) {
+    void *&B = Appends[J * Args->NumAppends + A];
+    if (B)
+      Args->Appends[A].Destroy(B);
+    B = Args->Appends[A].Create();
+  }
+}
+
+void Execution::noteError(size_t J) {
+  std::lock_guard<std::mutex> G(M);
+  if (Errors.empty())
+    Errors.resize(P->Chunks.size());
+  Errors[J] = std::current_exception();
+}
+
+void Execution::runHost(size_t J, int Device) {
+  ChunkContext Ctx;
+  Ctx.Partials = partials(J);
+  Ctx.AppendBuffers = Args->NumAppends ? &Appends[J * Args->NumAppends] : nullptr;
+  Ctx.Lo = from(J);
+  Ctx.Hi = P->Chunks[J].Hi;
+  Ctx.Device = Device;
+  try {
+    Args->Host(Args->HostEnv, Ctx.Lo, Ctx.Hi, Ctx);
+  } catch (...) {
+    noteError(J);
+  }
+}
+
+/// Runs chunk J on lane L; on a device failure retires L, gives J up (for another lane to
+/// take) when asked, and returns false.
+bool Execution::step(unsigned L, size_t J, bool GiveUpOnFailure) {
+  const Lane &Ln = *Lanes[L];
+  prepare(J);
+  std::string Err;
+  bool Ok;
+  if (!Faults->empty() && Faults->shouldFail(L, Ln.Name, J)) {
+    Ok = false;
+    Err = "injected fault (CLUSTRIX_FAULT)";
+  } else if (Ln.Owner->isHost()) {
+    // The chunk runs in place: the host chunk function, once, on the chunk's partials.
+    runHost(J, static_cast<int>(L));
+    Ok = true;
+  } else {
+    try {
+      Ok = runOnDevice(Ln, J, static_cast<int>(L), Err);
+    } catch (...) {
+      // The loop body threw: the chunk ran, as it would have serially; runLoop rethrows.
+      noteError(J);
+      Ok = true;
+    }
+  }
+  if (Ok) {
+    if (!RanOn.empty())
+      RanOn[J] = static_cast<int>(L);
+    return true;
+  }
+  Retired[L].store(true, std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> G(M);
+    Failures.push_back({J, L, Err});
+  }
+  if (GiveUpOnFailure)
+    giveUp(J);
+  return false;
+}
+
+/// The chunk driver: prepares the loop on the lane's device and runs what is left of chunk J
+/// as the device's pieces, the next piece copied in and started while the previous one is
+/// copied out when the device allows. Each combined piece moves the chunk's resume point, so
+/// after a failure only the rest of the chunk runs again elsewhere.
+bool Execution::runOnDevice(const Lane &Ln, size_t J, int Device, std::string &Err) {
+  ChunkJob Job;
+  Job.Lo = from(J);
+  Job.Hi = P->Chunks[J].Hi;
+  Job.Partials = partials(J);
+  Job.AppendBuffers = Args->NumAppends ? &Appends[J * Args->NumAppends] : nullptr;
+  Job.Device = Device;
+  const uint64_t RunLo = Job.Lo;
+  std::unique_ptr<PreparedLoop> D = Ln.Owner->prepare(Ln, *Info, *Args, Err);
+  if (!D)
+    return false;
+  std::vector<Chunk> Pieces;
+  bool Overlap = false;
+  if (!D->split(Job.Lo, Job.Hi, Pieces, Overlap, Err))
+    return false;
+  using Clock = std::chrono::steady_clock;
+  const bool Timed = logEnabled(LogLevel::Debug);
+  double StartMs = 0, FinishMs = 0;
+  auto Since = [](Clock::time_point T) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
+  };
+  size_t Next = 0; // the first piece not yet finished
+  auto Finish = [&]() {
+    auto T = Timed ? Clock::now() : Clock::time_point();
+    if (!D->copyOut(Next, Err))
+      return false;
+    D->combine(Next, Job);
+    D->release(Next);
+    if (!Resume.empty())
+      Resume[J] = Pieces[Next].Hi; // only this lane touches chunk J now
+    ++Next;
+    if (Timed)
+      FinishMs += Since(T);
+    return true;
+  };
+  for (size_t I = 0; I < Pieces.size(); ++I) {
+    auto T = Timed ? Clock::now() : Clock::time_point();
+    Job.Lo = Pieces[I].Lo;
+    Job.Hi = Pieces[I].Hi;
+    if (!D->copyIn(I, Err) || !D->run(I, Job, Err))
+      return false;
+    if (Timed)
+      StartMs += Since(T);
+    while (I + 1 - Next > (Overlap ? 1u : 0u))
+      if (!Finish())
+        return false;
+  }
+  while (Next < Pieces.size())
+    if (!Finish())
+      return false;
+  if (Timed) {
+    char Buf[160];
+    std::snprintf(Buf, sizeof(Buf),
+                  " [%llu, %llu): %.3f ms allocating, copying in and launching, "
+                  "%.3f ms computing and copying out",
+                  static_cast<unsigned long long>(RunLo),
+                  static_cast<unsigned long long>(P->Chunks[J].Hi), StartMs, FinishMs);
+    logLine(LogLevel::Debug, loopLocation(*Info) + ": " + Ln.Name + Buf);
+  }
+  return true;
+}
+
+void Execution::giveUp(size_t J) {
+  std::lock_guard<std::mutex> G(M);
+  GivenUp.push_back(J);
+  NumGivenUp.fetch_add(1, std::memory_order_release);
+}
+
+bool Execution::takeGivenUp(size_t &J) {
+  // Without a failure, the common case, the lanes finish without touching the lock.
+  if (NumGivenUp.load(std::memory_order_acquire) == 0)
+    return false;
+  std::lock_guard<std::mutex> G(M);
+  if (GivenUp.empty())
+    return false;
+  J = GivenUp.back();
+  GivenUp.pop_back();
+  NumGivenUp.fetch_sub(1, std::memory_order_relaxed);
+  return true;
+}
+
+} // namespace rt
+} // namespace clustrix

@@ -1,0 +1,203 @@
+//===- Exec/Site.cpp - What the runtime remembers about one loop -----------===//
+#include "Exec/Site.h"
+
+#include "Exec/Lanes.h"
+#include "Plan/Regions.h"
+#include "Support/Log.h"
+
+#include <cctype>
+
+namespace clustrix {
+namespace rt {
+
+SiteState &SiteState::of(LoopSite &Site) {
+  if (SiteState *S = find(Site))
+    return *S;
+  static std::mutex Creation;
+  std::lock_guard<std::mutex> G(Creation);
+  if (SiteState *S = find(Site))
+    return *S;
+  auto *S = new SiteState();
+  S->Site = &Site;
+  __atomic_store_n(&Site.State, static_cast<void *>(S), __ATOMIC_RELEASE);
+  return *S;
+}
+
+void SiteState::refresh(const LoopInfo &Info, const LoopArgs &Args, const RuntimeConfig &C) {
+  if (&C == Config && !CanLose)
+    return;
+  if (&C != Config) {
+    // Other settings: every decision made under the old ones is void.
+    Config = &C;
+    HavePlan = false;
+    HaveChecks = false;
+    for (AdaptiveChoice &A : Classes)
+      A = AdaptiveChoice();
+    publish(C, 0, 0, FastNone, 0);
+  }
+  const LaneSet &All = lanesFor(C.Devices);
+  Usable.clear();
+  Usable.reserve(All.Lanes.size());
+  std::string Why; // why an accelerator backend cannot run the loop
+  const Backend *Asked = nullptr;
+  bool CanRun = false;
+  CanLose = false;
+  for (const Lane &L : All.Lanes) {
+    if (L.Owner != Asked) {
+      Asked = L.Owner;
+      std::string Reason;
+      CanRun = L.Owner->canRun(Info, Args, Reason);
+      if (!CanRun && Why.empty())
+        Why = Reason;
+    }
+    if (CanRun && !L.Owner->lost(L)) {
+      Usable.push_back(&L);
+      CanLose |= !L.Owner->isHost();
+    }
+  }
+  OnlyHost = true;
+  for (const Lane *L : Usable)
+    OnlyHost &= L->Owner->isHost();
+  if (Usable.empty() && All.hasAccelerators()) {
+    // Only accelerators were configured and none can run this loop: the host's lanes run it.
+    const LaneSet &Host = hostLanes();
+    for (const Lane &L : Host.Lanes)
+      Usable.push_back(&L);
+    if (!Host.Lanes.empty()) {
+      std::string Kind = Host.Lanes.front().Owner->name();
+      for (char &Ch : Kind)
+        Ch = static_cast<char>(std::toupper(static_cast<unsigned char>(Ch)));
+      logOnce("nocuda:" + loopLocation(Info), LogLevel::Warn,
+              loopLocation(Info) + ": runs on the " + Kind + ": " +
+                  (Why.empty() ? "every configured device was lost earlier in this process"
+                               : Why));
+    }
+  }
+  if (CanLose) // the lanes may differ from call to call
+    HavePlan = false;
+}
+
+uint64_t SiteState::callsLeft() const {
+  if (Site && Fast.load(std::memory_order_relaxed) == FastSerial)
+    return __atomic_load_n(&Site->SerialCalls, __ATOMIC_RELAXED);
+  return Countdown.load(std::memory_order_relaxed);
+}
+
+const Plan &SiteState::plan(const Decision &D, uint64_t Trip, uint64_t Align) {
+  if (HavePlan && PlanTrip == Trip && PlanAlign == Align && PlanLanes == D.NumLanes &&
+      PlanSched == D.Sched && PlanChunk == D.ChunkSize)
+    return CachedPlan;
+  std::vector<double> W;
+  W.reserve(D.NumLanes);
+  for (unsigned L = 0; L < D.NumLanes; ++L)
+    W.push_back(Usable[L]->Weight);
+  if (Align > 1 && Trip / Align >= D.NumLanes)
+    CachedPlan = planAligned(D.Sched, Trip, Align, W, D.ChunkSize);
+  else if (D.Sched == Schedule::Block)
+    CachedPlan = planBlock(Trip, W);
+  else if (D.Sched == Schedule::Cyclic)
+    CachedPlan = planCyclic(Trip, D.NumLanes, D.ChunkSize);
+  else
+    CachedPlan = planDynamic(Trip, D.NumLanes, D.ChunkSize);
+  HavePlan = !CanLose;
+  ++PlanGeneration;
+  PlanTrip = Trip;
+  PlanAlign = Align;
+  PlanLanes = D.NumLanes;
+  PlanSched = D.Sched;
+  PlanChunk = D.ChunkSize;
+  return CachedPlan;
+}
+
+bool SiteState::boxKey(const LoopArgs &Args, std::vector<int64_t> &Key) const {
+  if (Args.Boxes != &programBoxes || !Args.BoxEnv)
+    return false;
+  const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Args.BoxEnv);
+  const BoxProgram &Prog = *B.Program;
+  Key.clear();
+  Key.push_back(static_cast<int64_t>(reinterpret_cast<uintptr_t>(B.Program)));
+  for (unsigned I = 0; I < Prog.NumNest; ++I)
+    Key.push_back(static_cast<int64_t>(B.Trips[I]));
+  for (unsigned I = 0; I < Prog.NumSymbols; ++I)
+    Key.push_back(B.Symbols[I]);
+  for (unsigned R = 0; R < Prog.NumRegions; ++R) {
+    const BoxFrame &F = B.Frames[R];
+    Key.push_back(static_cast<int64_t>(reinterpret_cast<uintptr_t>(F.Base)));
+    Key.push_back(static_cast<int64_t>(F.ElemSize));
+    Key.insert(Key.end(), F.Extent, F.Extent + 3);
+    Key.push_back(F.Whole);
+    Key.push_back(F.WholeHi);
+  }
+  return true;
+}
+
+const std::string &SiteState::checks(const LoopInfo &Info, const LoopArgs &Args) {
+  const Plan &P = CachedPlan;
+  // Chunks that run in place write only what their writes reach; a device that copies a
+  // region's box in and out writes the whole box back, what it only read included.
+  bool InPlace = true;
+  for (size_t L = 0; L < P.NumLanes && L < Usable.size(); ++L)
+    InPlace &= Usable[L]->Owner->isHost();
+  BoxFn Written = InPlace && Args.WriteBoxes ? Args.WriteBoxes : Args.Boxes;
+  bool Keyed = boxKey(Args, ScratchKey);
+  ScratchKey.push_back(Written == Args.Boxes ? 0 : 1);
+  if (HaveChecks && Keyed && ChecksPlanGeneration == PlanGeneration && ScratchKey == ChecksKey)
+    return ChecksResult;
+  ChecksResult.clear();
+  if (Args.Boxes && Info.NumRegions > 0) {
+    bool AnyAlias = false, AnyWrite = false;
+    for (uint32_t R = 0; R < Info.NumRegions; ++R) {
+      AnyAlias |= Info.Regions[R].MayAlias != 0;
+      AnyWrite |= (Info.Regions[R].Access & AccessWrite) != 0;
+    }
+    if (AnyAlias && AnyWrite) {
+      Boxes.resize(Info.NumRegions);
+      Args.Boxes(Args.BoxEnv, 0, PlanTrip, Boxes.data());
+      ChecksResult = checkAliasing(Info, Boxes.data());
+    }
+    if (ChecksResult.empty() && AnyWrite && P.Chunks.size() > 1) {
+      Boxes.resize(P.Chunks.size() * Info.NumRegions);
+      for (size_t J = 0; J < P.Chunks.size(); ++J)
+        Written(Args.BoxEnv, P.Chunks[J].Lo, P.Chunks[J].Hi, &Boxes[J * Info.NumRegions]);
+      ChecksResult = checkWriteDisjoint(Info, Boxes, P.Chunks.size());
+    }
+  }
+  HaveChecks = Keyed;
+  ChecksKey.swap(ScratchKey);
+  ChecksPlanGeneration = PlanGeneration;
+  return ChecksResult;
+}
+
+std::string SiteState::aliasing(const LoopInfo &Info, const LoopArgs &Args) {
+  if (!Args.Boxes || Info.NumRegions == 0)
+    return "";
+  Boxes.resize(Info.NumRegions);
+  Args.Boxes(Args.BoxEnv, 0, Args.TripCount, Boxes.data());
+  return checkAliasing(Info, Boxes.data());
+}
+
+void SiteState::publish(const RuntimeConfig &C, uint64_t Trip, uint64_t Align, FastMode Mode,
+                        uint64_t Calls, unsigned Class) {
+  PublishedClass = Class;
+  // At info and debug every call is logged, which only the slow path does.
+  const RuntimeConfig *Settings = C.Log >= LogLevel::Info ? nullptr : &C;
+  // Withdraw first, so that a reader never pairs the new trip count with the old mode.
+  Fast.store(FastNone, std::memory_order_relaxed);
+  if (Site)
+    __atomic_store_n(&Site->SerialCalls, uint64_t(0), __ATOMIC_RELAXED);
+  Countdown.store(Calls, std::memory_order_relaxed);
+  FastTrip.store(Trip, std::memory_order_relaxed);
+  FastAlign.store(Align, std::memory_order_relaxed);
+  FastConfig.store(Settings, std::memory_order_relaxed);
+  Fast.store(Mode, std::memory_order_release);
+  if (Site && Mode == FastSerial) {
+    // What keepSerial reads, in generated code: the serial decision and its count of calls.
+    __atomic_store_n(&Site->SerialTrip, Trip, __ATOMIC_RELAXED);
+    __atomic_store_n(&Site->SerialSettings, static_cast<const void *>(Settings),
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&Site->SerialCalls, Calls, __ATOMIC_RELEASE);
+  }
+}
+
+} // namespace rt
+} // namespace clustrix
