@@ -67,6 +67,9 @@ jacobi|examples/jacobi/main.cpp|24 15;256 200|
 matrix-traces|examples/matrix-traces/main.cpp|-|-DSIZE=12
 monte-carlo|examples/monte-carlo/main.cpp|301;200000|
 refused-loop|examples/refused-loop/main.cpp|101 33|
+privatization|test/EndToEnd/Inputs/privatization.cpp|-|
+exact|test/EndToEnd/Inputs/exact.cpp|-|
+members|test/EndToEnd/Inputs/members.cpp|-|
 EOF
 CONSTRUCTS_EXACT=1 "$OUT/bin/constructs.serial" >"$OUT/expected/constructs.exact.out"
 
