@@ -267,6 +267,7 @@ void HostCodeGen::emitSerialFallback(llvm::raw_ostream &OS) {
 /// A trip count that cannot be represented (a zero step, a wrap-around, a `!=` never met): the
 /// loop exactly as written, out of line and cheap to compile, as nothing here is fast.
 void HostCodeGen::emitAsWritten(llvm::raw_ostream &OS) {
-  OS << "  } else {\n    [&" << Captures << "]() CLUSTRIX_RT_AS_WRITTEN {"
+  OS << "  } else {\n    ::clustrix::rt::noteAsWritten(__clx_info);\n    [&" << Captures
+     << "]() CLUSTRIX_RT_AS_WRITTEN {"
      << FR.lineDirective(LoopBegin) << FR.cleanText(LoopBegin, LoopEnd) << "\n    }();\n  }";
 }
