@@ -73,7 +73,22 @@ TEST(ConfigTest, EmptyFileMeansDefaults) {
   EXPECT_EQ(C.PinnedStagingBytes, 64u << 20);
 }
 
-TEST(ConfigTest, SyntaxError) { expectError("devices: cpu\nlog_level: [info\n", 3, 1, "syntax error"); }
+TEST(ConfigTest, SyntaxError) {
+  // Found at the end of the input: reported at the end of the last line, not on a line past it.
+  expectError("devices: cpu\nlog_level: [info\n", 2, 17, "syntax error");
+  expectError("devices: cpu\nlog_level: [info\n\n\n", 2, 17, "syntax error");
+  expectError("devices: [cpu\nlog_level: info\n", 2, 10, "syntax error");
+}
+
+TEST(ConfigTest, DidYouMean) {
+  expectError("min_iters_per_devise: 3\n", 1, 1,
+              "unknown key 'min_iters_per_devise'; did you mean 'min_iters_per_device'?");
+  expectError("host:\n  - name: a\n", 1, 1, "did you mean 'hosts'?");
+  EXPECT_EQ(std::string(errorOf("frobnicate: 1\n").what()).find("did you mean"),
+            std::string::npos);
+  EXPECT_EQ(suggestSpelling("log_levl", {"log_level", "devices"}), "log_level");
+  EXPECT_EQ(suggestSpelling("xyz", {"log_level", "devices"}), "");
+}
 
 TEST(ConfigTest, UnknownKey) {
   expectError("devices: cpu\n  \nmin_iter_per_device: 3\n", 3, 1,
