@@ -115,6 +115,11 @@ if config.sshd and os.path.exists(config.sshd) and shutil.which("ssh-keygen"):
 if config.mpirun and os.path.exists(config.mpirun):
     config.available_features.add("mpi")
 
+# Tests that need a second local user (test/Remote/secrets.test looks at the process list as
+# another user would) make one, which only root can: elsewhere they are UNSUPPORTED.
+if os.geteuid() == 0 and shutil.which("useradd") and shutil.which("ps"):
+    config.available_features.add("root")
+
 # ThreadSanitizer needs clang's runtime; Debian ships it with libclang-rt-19-dev.
 if os.path.exists("/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.tsan-x86_64.a"):
     config.available_features.add("tsan")

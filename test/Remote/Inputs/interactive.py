@@ -8,6 +8,9 @@
       The remote program writes its pid (and a background child's) and prints 'ready'; then we send
       SIGINT to clustrix-run, which must exit with 130 within 5 s, and both remote processes must
       be gone within 3 s more.
+  interactive.py early SECONDS DIR -- CLUSTRIX-RUN...
+      SIGINT SECONDS after the start, before the program starts (clustrix-run is connecting or
+      probing): clustrix-run must exit with 130 within 2 s of it. Prints 'stopped early: exit N'.
 """
 import os
 import signal
@@ -62,8 +65,32 @@ def interrupt(d, cmd):
     print("interrupted")
 
 
+def early(delay, cmd):
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    time.sleep(delay)
+    if p.poll() is not None:
+        sys.exit(f"interactive.py: clustrix-run ended (exit {p.returncode}) before the SIGINT")
+    start = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    try:
+        code = p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        sys.exit("interactive.py: clustrix-run did not stop within 10 s of SIGINT")
+    took = time.monotonic() - start
+    print(f"exit {code} {took:.2f} s after SIGINT", file=sys.stderr)
+    if took > 2:
+        sys.exit(f"interactive.py: clustrix-run took {took:.2f} s to stop")
+    print(f"stopped early: exit {code}")
+
+
 if __name__ == "__main__":
-    mode, d = sys.argv[1], sys.argv[2]
+    mode = sys.argv[1]
+    if mode == "early":
+        assert sys.argv[4] == "--"
+        early(float(sys.argv[2]), sys.argv[5:])
+        sys.exit(0)
+    d = sys.argv[2]
     assert sys.argv[3] == "--"
     if mode == "stream":
         stream(sys.argv[4:])
