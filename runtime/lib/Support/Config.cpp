@@ -317,8 +317,9 @@ RuntimeConfig parseConfig(const std::string &Text, const std::string &FileName) 
   }
   std::set<std::string> Seen;
   for (auto It = Root.begin(); It != Root.end(); ++It) {
-    const YAML::Node &KeyNode = It->first;
-    const YAML::Node &Value = It->second;
+    // Copies: It-> is a proxy that lives only to the end of the statement, and nodes are handles.
+    const YAML::Node KeyNode = It->first;
+    const YAML::Node Value = It->second;
     auto [KL, KC] = where(KeyNode.Mark());
     if (!KeyNode.IsScalar())
       throw ConfigError(FileName, KL, KC, "expected a key name");
