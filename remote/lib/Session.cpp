@@ -535,9 +535,16 @@ CommandExit SshSession::run(const RemoteCommand &Command, const CommandIO &IO,
   size_t TextSent = 0;
   bool InputDone = false;
   char Buffer[32768];
+  // Returns false when the command ended (its channel closed) before it took all its input: a
+  // command that fails at once (a `cd` into a missing directory) is answered by its exit status,
+  // not by a write error.
   auto writeInput = [&](const char *Data, size_t Size) {
     while (Size > 0) {
+      if (ssh_channel_is_closed(C))
+        return false;
       int N = ssh_channel_write(C, Data, static_cast<uint32_t>(std::min<size_t>(Size, 1u << 20)));
+      if (N < 0 && ssh_is_connected(S) && ssh_channel_is_closed(C))
+        return false;
       if (N < 0)
         P->failSsh(RemoteErrorKind::ConnectionLost, "sending the command's input");
       if (N == 0)
@@ -546,25 +553,28 @@ CommandExit SshSession::run(const RemoteCommand &Command, const CommandIO &IO,
       Data += N;
       Size -= static_cast<size_t>(N);
     }
+    return true;
   };
   auto sendSomeInput = [&] {
+    bool Open = true;
     if (TextSent < Command.Input.size()) {
       size_t N = std::min(Command.Input.size() - TextSent, sizeof(Buffer));
-      writeInput(Command.Input.data() + TextSent, N);
+      Open = writeInput(Command.Input.data() + TextSent, N);
       TextSent += N;
-      return;
-    }
-    if (File.is_open() && File) {
+      if (Open)
+        return;
+    } else if (File.is_open() && File) {
       File.read(Buffer, sizeof(Buffer));
       if (File.bad())
         throw RemoteError(RemoteErrorKind::CommandFailed, Host.Name,
                           "cannot read " + Command.InputFile + ": " + std::strerror(errno));
       if (File.gcount() > 0) {
-        writeInput(Buffer, static_cast<size_t>(File.gcount()));
-        return;
+        Open = writeInput(Buffer, static_cast<size_t>(File.gcount()));
+        if (Open)
+          return;
       }
     }
-    if (Command.EndInput)
+    if (Open && Command.EndInput)
       ssh_channel_send_eof(C);
     InputDone = true;
   };

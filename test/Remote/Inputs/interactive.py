@@ -38,6 +38,19 @@ def stream(cmd):
     print("streamed")
 
 
+def sigint(p, limit):
+    """Sends SIGINT to p; returns its exit status and the seconds it took to end, or exits the
+    script when it is still running after limit seconds."""
+    start = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    try:
+        code = p.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        sys.exit(f"interactive.py: clustrix-run did not stop within {limit} s of SIGINT")
+    return code, time.monotonic() - start
+
+
 def interrupt(d, cmd):
     pid_file, child_file = os.path.join(d, "app.pid"), os.path.join(d, "child.pid")
     for f in (pid_file, child_file):
@@ -49,14 +62,7 @@ def interrupt(d, cmd):
         p.kill()
         sys.exit(f"interactive.py: expected 'ready', got {line!r}")
     app, child = int(open(pid_file).read()), int(open(child_file).read())
-    start = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    try:
-        code = p.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        sys.exit("interactive.py: clustrix-run did not stop within 5 s of SIGINT")
-    took = time.monotonic() - start
+    code, took = sigint(p, 5)
     wait_gone([app, child])
     print(f"exit {code} after {took:.2f} s; remote program alive: {alive(app)}, "
           f"its child alive: {alive(child)}", file=sys.stderr)
@@ -70,14 +76,7 @@ def early(delay, cmd):
     time.sleep(delay)
     if p.poll() is not None:
         sys.exit(f"interactive.py: clustrix-run ended (exit {p.returncode}) before the SIGINT")
-    start = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    try:
-        code = p.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        sys.exit("interactive.py: clustrix-run did not stop within 10 s of SIGINT")
-    took = time.monotonic() - start
+    code, took = sigint(p, 10)
     print(f"exit {code} {took:.2f} s after SIGINT", file=sys.stderr)
     if took > 2:
         sys.exit(f"interactive.py: clustrix-run took {took:.2f} s to stop")

@@ -8,7 +8,8 @@ Everything lives in DIR (recreated by start). sshd runs in the foreground (-D -e
 process that kills it after LIFETIME seconds even when a test dies before its `stop` line; the
 watchdog also holds a listening socket that never answers (the `silent` host). Works as root and as
 a normal user: the user key is authorized through AuthorizedKeysFile in DIR, StrictModes is off,
-and only the current user logs in. Only 127.0.0.1 is ever used.
+and only the current user logs in. Only 127.0.0.1 is ever used. There is no SFTP subsystem:
+clustrix-run copies programs over the command channel.
 
 sshd listens on a second port whose sessions print login chatter first (the `chatter` host), as an
 `echo` in a remote ~/.bashrc does. DIR/slow.yml has hosts whose connect or probe takes long, for
@@ -146,7 +147,6 @@ PasswordAuthentication no
 KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
 AllowUsers {user}
-Subsystem sftp internal-sftp
 PrintMotd no
 MaxStartups 100
 MaxSessions 100

@@ -17,10 +17,13 @@ using namespace clustrix::remote;
 
 namespace {
 
-/// Expects \p Yaml to fail at \p Line:\p Column with a message containing \p Fragment.
-void expectError(const std::string &Yaml, int Line, int Column, const std::string &Fragment) {
+/// Expects \p Parse (parseHosts by default: the hosts: section only) to refuse \p Yaml at
+/// \p Line:\p Column with a message containing \p Fragment.
+template <class ParseFn = decltype(&parseHosts)>
+void expectError(const std::string &Yaml, int Line, int Column, const std::string &Fragment,
+                 ParseFn Parse = &parseHosts) {
   try {
-    parseHosts(Yaml, "clustrix.yml");
+    Parse(Yaml, "clustrix.yml");
     FAIL() << "accepted:\n" << Yaml;
   } catch (const ConfigError &E) {
     EXPECT_EQ(E.file(), "clustrix.yml");
@@ -113,6 +116,7 @@ TEST(Hosts, EveryBadValueNamesItsPlace) {
     const char *Yaml;
     int Line, Column;
     const char *Fragment;
+    bool TopLevel = false; ///< Outside the hosts: section: only the whole-file check sees it.
   };
   const Case Cases[] = {
       {"hosts:\n  - name: a\n    port: 0\n", 3, 11, "'port' must be a whole number"},
@@ -148,34 +152,24 @@ TEST(Hosts, EveryBadValueNamesItsPlace) {
       {"hosts:\n  a:\n    name: b\n", 3, 5, "key of this host already"},
       {"hosts: 3\n", 1, 8, "a list of hosts or a map"},
       {"hosts:\n  - just-a-name\n", 2, 5, "must be a map of settings"},
-      {"hosts:\n  - name: a\n    port: [1\n", 4, 1, ""},
+      {"hosts:\n  - name: a\n    port: [1\n", 3, 13, "syntax error", /*TopLevel=*/true},
+      // What parseHosts alone does not look at: the top level and the runtime's keys.
+      {"hosts:\n  - name: a\nhosts:\n  - name: b\n", 3, 1, "'hosts' appears twice", true},
+      {"log_level: info\nfrobnicate: 1\n", 2, 1, "unknown key 'frobnicate'", true},
+      {"host:\n  - name: a\n", 1, 1, "unknown key 'host'; did you mean 'hosts'?", true},
+      {"log_level: chatty\nhosts:\n  - name: a\n", 1, 12, "unknown log level", true},
+      {"log_level:", 1, 1, "expected a single value, found nothing", true},
   };
   for (const Case &C : Cases) {
     SCOPED_TRACE(C.Yaml);
-    expectError(C.Yaml, C.Line, C.Column, C.Fragment);
+    if (!C.TopLevel)
+      expectError(C.Yaml, C.Line, C.Column, C.Fragment);
+    // The tools' check of the whole file finds the same errors at the same places.
+    expectError(C.Yaml, C.Line, C.Column, C.Fragment, &parseConfiguration);
   }
 }
 
-/// Expects the whole file \p Yaml to fail at \p Line:\p Column with \p Fragment.
-static void expectFileError(const std::string &Yaml, int Line, int Column, const std::string &Fragment) {
-  try {
-    parseConfiguration(Yaml, "clustrix.yml");
-    FAIL() << "accepted:\n" << Yaml;
-  } catch (const ConfigError &E) {
-    EXPECT_EQ(E.line(), Line) << E.what();
-    EXPECT_EQ(E.column(), Column) << E.what();
-    EXPECT_NE(std::string(E.what()).find(Fragment), std::string::npos) << E.what();
-  }
-}
-
-TEST(Configuration, TheWholeFileIsValidated) {
-  // What parseHosts alone does not look at: the top level and the runtime's keys.
-  expectFileError("hosts:\n  - name: a\nhosts:\n  - name: b\n", 3, 1, "'hosts' appears twice");
-  expectFileError("log_level: info\nfrobnicate: 1\n", 2, 1, "unknown key 'frobnicate'");
-  expectFileError("host:\n  - name: a\n", 1, 1, "unknown key 'host'; did you mean 'hosts'?");
-  expectFileError("log_level: chatty\nhosts:\n  - name: a\n", 1, 12, "unknown log level");
-  expectFileError("log_level: info\nhosts:\n  - name: a\n    prot: 2\n", 4, 5, "unknown key 'prot'");
-  expectFileError("log_level:", 1, 1, "expected a single value, found nothing");
+TEST(Configuration, TheWholeFileIsRead) {
   Configuration C = parseConfiguration("log_level: debug\nhosts:\n  - name: a\n", "f");
   EXPECT_EQ(C.Runtime.Log, LogLevel::Debug);
   ASSERT_EQ(C.Hosts.size(), 1u);
