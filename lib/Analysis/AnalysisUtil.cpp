@@ -7,6 +7,9 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <cstdio>
+#include <set>
+
 using namespace clang;
 
 namespace clustrix {
@@ -63,6 +66,17 @@ void RejectLog::add(RejectKind K, std::string Message, SourceLocation Loc, std::
     if (Old.Kind == K && Old.Message == Message)
       return;
   Reasons.push_back({K, std::move(Message), Loc, std::move(Note), std::move(Suggestion)});
+}
+
+std::string pointerKey(const void *D) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%p", D);
+  return Buf;
+}
+
+const void *internKey(const std::string &Key) {
+  static std::set<std::string> *Keys = new std::set<std::string>();
+  return &*Keys->insert(Key).first;
 }
 
 std::string displayName(const VarDecl *VD) {

@@ -37,6 +37,12 @@ private:
 /// hidden object.
 std::string displayName(const clang::VarDecl *VD);
 
+/// A readable identity for a declaration (its address), for region keys.
+std::string pointerKey(const void *D);
+/// A stable address standing for a key string: the polynomial variable of a member path such as
+/// `in.n` (the same string gives the same address for the life of the process).
+const void *internKey(const std::string &Key);
+
 /// The source text of E (or its pretty-printed form when it has none).
 std::string spell(const clang::Expr *E, const clang::ASTContext &Ctx);
 /// T as generated code may spell it: fully qualified, canonical.

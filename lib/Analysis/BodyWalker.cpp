@@ -20,6 +20,8 @@ using Event = CostModel::Event;
 
 void BodyWalker::run(const Stmt *Body, const std::vector<PolyVar> &NormVars) {
   this->NormVars = NormVars;
+  for (const Private &P : R.Privates)
+    Locals.insert(P.Var); // each iteration's own (Privatize.cpp)
   Frame Top;
   Cur = &Top;
   const std::vector<CanonicalLoop> &Nest = R.Nest;

@@ -81,6 +81,9 @@ struct Access {
   bool Read = false, Write = false;
   bool Conditional = false;
   bool Partial = false;  ///< Writes a part (a field) of the element.
+  /// The members of the element it touches, outermost first (empty: the whole element). A null
+  /// entry is a member the walk does not name (an anonymous union's).
+  std::vector<const clang::FieldDecl *> Fields;
   bool Affine = true;
   /// The root is reached through a pointer, a reference, `this` or a view.
   bool MayAlias = false;
@@ -246,7 +249,8 @@ private:
   void walkLValue(const clang::Expr *E, Use U, bool Partial = false);
   void walkMember(const clang::MemberExpr *ME, Use U);
   void walkDeclRef(const clang::DeclRefExpr *DR, Use U, bool Partial = false);
-  void walkOuterVar(const clang::VarDecl *VD, const clang::DeclRefExpr *DR, Use U);
+  void walkOuterVar(const clang::VarDecl *VD, const clang::Expr *At, Use U);
+  void walkThisMember(const clang::MemberExpr *ME, Use U);
   void walkRangeElement(const clang::Expr *At, Use U, bool Partial = false);
   bool isElementExpr(const clang::Expr *E);
   bool resolveElement(const clang::Expr *E, Access &A);
@@ -254,6 +258,8 @@ private:
   PointerRef resolveObject(const clang::Expr *E);
   PointerRef resolveVar(const clang::VarDecl *VD, const clang::Expr *At);
   PointerRef resolveField(const PointerRef &Base, const clang::FieldDecl *FD);
+  PointerRef resolveAddressOf(const clang::UnaryOperator *UO);
+  PointerRef resolveMemberPointer(const clang::MemberExpr *ME);
   PointerRef resolveAggregateField(const clang::VarDecl *VD, const clang::FieldDecl *FD);
   const Binding *localBinding(const clang::VarDecl *VD,
                               std::map<const clang::VarDecl *, Binding> Frame::*Map) const;
@@ -292,6 +298,8 @@ private:
   const clang::VarDecl *RangeVar = nullptr; ///< Element variable of a parallel range-based loop.
   PointerRef RangeBase;                     ///< Its range.
   unsigned CondDepth = 0, BreakDepth = 0, CallDepth = 0;
+  /// The members being walked into, innermost last (WalkPlaces.cpp: element members).
+  std::vector<const clang::FieldDecl *> FieldPath;
   /// While a structured binding's hidden expression is walked: the use of the binding.
   const clang::Expr *UseSite = nullptr;
 };

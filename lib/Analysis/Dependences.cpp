@@ -20,6 +20,22 @@ namespace analysis {
 
 namespace {
 
+/// Whether two accesses touch different members of their elements: neither member path is a
+/// prefix of the other, and the first members where they differ are different fields of a
+/// struct (not of a union, whose fields share storage, nor bit-fields, which share words).
+bool disjointFields(const Access &A, const Access &B) {
+  size_t N = std::min(A.Fields.size(), B.Fields.size());
+  for (size_t I = 0; I < N; ++I) {
+    const FieldDecl *FA = A.Fields[I], *FB = B.Fields[I];
+    if (!FA || !FB || FA->isBitField() || FB->isBitField())
+      return false; // bit-fields share their storage unit
+    if (FA == FB)
+      continue;
+    return FA->getParent() == FB->getParent() && !FA->getParent()->isUnion();
+  }
+  return false;
+}
+
 /// The first dependence between two accesses of one region, as a refusal.
 bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
                       const NestInfo &Nest, const RangeMap &Ranges, RejectLog &Log) {
@@ -30,6 +46,8 @@ bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
     for (size_t J = 0; J < As.size(); ++J) {
       if (J < I && As[J]->Write)
         continue; // tested as (J, I)
+      if (disjointFields(*As[I], *As[J]))
+        continue;
       bool Independent = true;
       DepResult Res;
       for (const PolyVar &K : Nest.NormVars) {

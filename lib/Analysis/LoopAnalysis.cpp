@@ -4,6 +4,7 @@
 //   Context        where the loop is, and whether moving its body changes its meaning
 //   CanonicalNest  the canonical nest, collapse(n) levels deep
 //   UseScan        which variables of the function escape where the loop can observe them
+//   Privatize      scalars of the function that every iteration writes before reading
 //   BodyWalker     the closed-world walk of the body and its callees: accesses and scalar uses
 //   CanonicalNest  bounds, initializers and steps that stay invariant; rectangular collapse
 //   Scalars        reductions, carried scalars, reduce clauses; ordered appends
@@ -32,6 +33,7 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
   if (!buildNest(Ctx, Loop, Clauses, R, Log, Nest))
     return R;
   EscapeInfo Escapes = scanEscapes(Enclosing, Loop, Ctx);
+  R.Privates = findPrivates(Nest, R, Enclosing, Escapes);
   BodyWalker Walker(Ctx, R, Log, Escapes);
   Walker.run(Nest.Body, Nest.NormVars);
   BodyFacts &Facts = Walker.Facts;

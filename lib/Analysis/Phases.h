@@ -34,6 +34,12 @@ bool checkContext(clang::ASTContext &Ctx, const clang::Stmt *Loop,
 bool buildNest(clang::ASTContext &Ctx, const clang::Stmt *Loop, const LoopClauses &Clauses,
                LoopResult &R, RejectLog &Log, NestInfo &Nest);
 
+/// Scalars of the enclosing function, declared before the loop, that every iteration writes
+/// before reading (Privatize.cpp).
+std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
+                                  const clang::FunctionDecl *Enclosing,
+                                  const EscapeInfo &Escapes);
+
 /// Bounds, initializers and steps do not change during the loop, and a collapsed nest is
 /// rectangular (CanonicalNest.cpp).
 void checkInvariance(clang::ASTContext &Ctx, const NestInfo &Nest, const EscapeInfo &Escapes,

@@ -77,7 +77,7 @@ void BodyWalker::walkOperatorCall(const CXXOperatorCallExpr *Op, Use U) {
   // A member operator: the left operand is the object, as for a member call.
   if (MD && MD->isInstance() && !MD->getParent()->isInStdNamespace()) {
     const Expr *Obj = Op->getArg(0);
-    walkLValue(Obj, MD->isConst() ? Use::Read : Use::ReadWrite, /*Partial=*/true);
+    walkChildrenRead(Obj, Use::Read);
     walkCall(Op, MD, argsOf(Op, 1), U, Obj);
     return;
   }
@@ -146,38 +146,19 @@ void BodyWalker::walkMemberCall(const CXXMemberCallExpr *MC, Use U) {
     walkCall(MC, MD, argsOf(MC, 0), U);
     return;
   }
-  // A user method: the object is read (const method) or written (otherwise) as a whole, and
-  // `this` in the method is the object.
-  Use ObjUse = MD->isConst() ? Use::Read : Use::ReadWrite;
-  if (Obj->getType()->isPointerType()) {
-    Access A;
-    if (const auto *UO = dyn_cast<UnaryOperator>(Obj->IgnoreParenImpCasts());
-        UO && UO->getOpcode() == UO_AddrOf)
-      walkLValue(UO->getSubExpr(), ObjUse, /*Partial=*/true);
-    else if (isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
-      walkThis(cast<CXXThisExpr>(Obj->IgnoreParenImpCasts()), ObjUse);
-    else {
-      PointerRef P = resolvePointer(Obj);
-      if (!P.Ok) {
-        refuse(RejectKind::UnsupportedCall,
-               "calls '" + MD->getQualifiedNameAsString() +
-                   "' on an object the analysis cannot follow",
-               MC->getBeginLoc(), "call here");
-        return;
-      }
-      if (!P.Private) {
-        A.Key = P.Key;
-        A.Name = P.Name;
-        A.Decl = P.Decl;
-        A.BaseType = P.BaseType;
-        A.MayAlias = P.MayAlias;
-        A.Scalar = P.Scalar;
-        A.Subs = P.Subs;
-        recordAccess(A, ObjUse, /*Partial=*/true, Obj);
-      }
+  // A user method: `this` in it is the object, and every member it uses resolves through it
+  // (WalkPlaces.cpp: walkThisMember). An object the walk cannot follow is refused here.
+  if (Obj->getType()->isPointerType() && !isa<CXXThisExpr>(Obj->IgnoreParenImpCasts())) {
+    PointerRef P = resolvePointer(Obj);
+    if (!P.Ok) {
+      refuse(RejectKind::UnsupportedCall,
+             "calls '" + MD->getQualifiedNameAsString() +
+                 "' on an object the analysis cannot follow",
+             MC->getBeginLoc(), "call here");
+      return;
     }
-  } else {
-    walkLValue(Obj, ObjUse, /*Partial=*/true);
+  } else if (!Obj->getType()->isPointerType()) {
+    walkChildrenRead(Obj, Use::Read); // subscripts of `a[f(i)].m()`
   }
   walkCall(MC, MD, argsOf(MC, 0), U, Obj);
 }

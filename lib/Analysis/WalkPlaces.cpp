@@ -18,11 +18,7 @@ using namespace clang;
 namespace clustrix {
 namespace analysis {
 
-std::string BodyWalker::keyOf(const void *D) {
-  char Buf[32];
-  std::snprintf(Buf, sizeof Buf, "%p", D);
-  return Buf;
-}
+std::string BodyWalker::keyOf(const void *D) { return pointerKey(D); }
 
 bool BodyWalker::isArrayLike(QualType T) {
   T = T.getNonReferenceType();
@@ -88,8 +84,10 @@ void BodyWalker::walkLValue(const Expr *E, Use U, bool Partial) {
                ME->getBeginLoc(), "written here");
         return;
       }
-      if (Cur->ThisBound)
-        return; // the object's use was recorded at the call (or it is private)
+      if (Cur->ThisBound) {
+        walkThisMember(ME, U);
+        return;
+      }
       walkMember(ME, U);
       return;
     }
@@ -97,7 +95,9 @@ void BodyWalker::walkLValue(const Expr *E, Use U, bool Partial) {
       // p->x is (*p).x: an element access of p's pointee.
       Access A;
       if (resolveElement(E, A)) {
+        FieldPath.push_back(dyn_cast<FieldDecl>(ME->getMemberDecl()));
         recordAccess(A, U, true, ME);
+        FieldPath.pop_back();
         return;
       }
       if (U == Use::Read)
@@ -113,7 +113,11 @@ void BodyWalker::walkLValue(const Expr *E, Use U, bool Partial) {
       return;
     }
     if (isElementExpr(Base)) {
+      // A member of an element: the element's access, with the member's path (fields of one
+      // element that do not overlap are no dependence).
+      FieldPath.push_back(dyn_cast<FieldDecl>(ME->getMemberDecl()));
       walkLValue(Base, U == Use::Read ? Use::Read : U, /*Partial=*/true);
+      FieldPath.pop_back();
       return;
     }
     // s.x on a struct variable: a use of s.
@@ -181,6 +185,53 @@ void BodyWalker::walkMember(const MemberExpr *ME, Use U) {
   }
   if (!isArrayLike(FD->getType()))
     noteReachableRead("this->" + FD->getNameAsString(), FD->getType(), nullptr,
+                      ME->getBeginLoc());
+}
+
+/// `this->x` inside a method called on an object: a member of that object.
+void BodyWalker::walkThisMember(const MemberExpr *ME, Use U) {
+  if (Cur->ThisPrivate)
+    return;
+  const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!FD)
+    return;
+  PointerRef Obj = resolveObject(ME->getBase()->IgnoreParenImpCasts());
+  if (Obj.Ok && Obj.Private)
+    return;
+  if (Obj.Ok && Obj.Key == "this") {
+    walkMember(ME, U); // a lambda in the loop's own member function
+    return;
+  }
+  if (!Obj.Ok) {
+    refuse(U == Use::Read ? RejectKind::UnboundedAccess : RejectKind::NonAffineWrite,
+           "member '" + FD->getNameAsString() + "' of an object the analysis cannot follow",
+           ME->getBeginLoc(), "member here");
+    return;
+  }
+  if (!Obj.Subs.empty() && !Obj.Scalar) {
+    // A member of an element: part of that element.
+    Access A;
+    A.Key = Obj.Key;
+    A.Name = Obj.Name;
+    A.Decl = Obj.Decl;
+    A.BaseType = Obj.BaseType;
+    A.MayAlias = Obj.MayAlias;
+    A.Subs = Obj.Subs;
+    recordAccess(A, U, /*Partial=*/true, ME);
+    return;
+  }
+  // A member of a whole object: a use of that object, as `s.x` is a use of s.
+  if (const auto *VD = dyn_cast_or_null<VarDecl>(Obj.Decl)) {
+    walkOuterVar(VD, ME, U);
+    return;
+  }
+  if (U != Use::Read)
+    refuse(RejectKind::CarriedScalar,
+           "member '" + Obj.Name + "." + FD->getNameAsString() +
+               "' is written by every iteration and read after it",
+           ME->getBeginLoc(), "written here");
+  else if (!isArrayLike(FD->getType()))
+    noteReachableRead(Obj.Name + "." + FD->getNameAsString(), FD->getType(), nullptr,
                       ME->getBeginLoc());
 }
 
@@ -281,7 +332,7 @@ void BodyWalker::walkDeclRef(const DeclRefExpr *DR, Use U, bool Partial) {
 }
 
 /// A use of a variable declared outside the loop.
-void BodyWalker::walkOuterVar(const VarDecl *VD, const DeclRefExpr *DR, Use U) {
+void BodyWalker::walkOuterVar(const VarDecl *VD, const Expr *DR, Use U) {
   if (VD->hasGlobalStorage() && !VD->isStaticLocal() && VD->getType().isConstQualified())
     return; // a constant
   if (VD->isStaticLocal() && Cur->Fn) {
@@ -450,8 +501,13 @@ PointerRef BodyWalker::resolvePointer(const Expr *E) {
     return resolvePointer(CE->getSubExpr());
   if (isa<CXXThisExpr>(E)) {
     P = resolveObject(E);
-    if (P.Ok)
-      P.Subs.push_back(Polynomial::constant(0));
+    if (P.Ok) {
+      // The object of the call: an element already (`a[i].f()`, `p->f()`), or a whole one.
+      if (P.Subs.empty()) {
+        P.Scalar = P.Key != "this";
+        P.Subs.push_back(Polynomial::constant(0));
+      }
+    }
     return P;
   }
   if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
@@ -510,31 +566,8 @@ PointerRef BodyWalker::resolvePointer(const Expr *E) {
     }
     return P;
   }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf) {
-    const Expr *Sub = UO->getSubExpr()->IgnoreParens();
-    Access A;
-    if (resolveElement(Sub, A)) {
-      P.Ok = true;
-      P.Private = A.Key == "private";
-      P.Key = A.Key;
-      P.Name = A.Name;
-      P.Decl = A.Decl;
-      P.BaseType = A.BaseType;
-      P.MayAlias = A.MayAlias;
-      P.Scalar = A.Scalar;
-      P.Subs = A.Subs;
-      return P;
-    }
-    if (!A.Key.empty())
-      return P;
-    // The address of a whole object: one element at offset 0.
-    P = resolveObject(Sub);
-    if (P.Ok) {
-      P.Scalar = !Ctx.getAsArrayType(Sub->getType()) && !isStdContainer(Sub->getType());
-      P.Subs.push_back(Polynomial::constant(0));
-    }
-    return P;
-  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+    return resolveAddressOf(UO);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
     if (MD && MD->getIdentifier() && MD->getName() == "data" &&
@@ -545,28 +578,60 @@ PointerRef BodyWalker::resolvePointer(const Expr *E) {
     }
     return P;
   }
-  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    // A pointer member: what it points to.
-    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    if (!FD)
-      return P;
-    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
-    if (!ME->isArrow())
-      if (const auto *DR = dyn_cast<DeclRefExpr>(Base))
-        if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()); VD && !ownerFrame(DR))
-          if (isPrivate(VD) && !VD->getType()->isReferenceType() && !Cur->Params.count(VD))
-            return resolveAggregateField(VD, FD);
-    PointerRef Obj = resolveObject(ME);
-    if (!Obj.Ok || Obj.Private) {
-      P.Key = Obj.Key.empty() ? "local-pointer" : Obj.Key;
-      return P;
-    }
-    Obj.MayAlias = true; // whatever the member points to
-    Obj.Key += "*";
-    Obj.Subs.push_back(Polynomial::constant(0));
-    return Obj;
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return resolveMemberPointer(ME);
+  return P;
+}
+
+/// `&x`: an element's address (root and subscripts), or a whole object's (one element).
+PointerRef BodyWalker::resolveAddressOf(const UnaryOperator *UO) {
+  PointerRef P;
+  const Expr *Sub = UO->getSubExpr()->IgnoreParens();
+  Access A;
+  if (resolveElement(Sub, A)) {
+    P.Ok = true;
+    P.Private = A.Key == "private";
+    P.Key = A.Key;
+    P.Name = A.Name;
+    P.Decl = A.Decl;
+    P.BaseType = A.BaseType;
+    P.MayAlias = A.MayAlias;
+    P.Scalar = A.Scalar;
+    P.Subs = A.Subs;
+    return P;
+  }
+  if (!A.Key.empty())
+    return P;
+  // The address of a whole object: one element at offset 0.
+  P = resolveObject(Sub);
+  if (P.Ok) {
+    P.Scalar = !Ctx.getAsArrayType(Sub->getType()) && !isStdContainer(Sub->getType());
+    P.Subs.push_back(Polynomial::constant(0));
   }
   return P;
+}
+
+/// A pointer member (`s.p`, `this->p`, `q->p`): what it points to.
+PointerRef BodyWalker::resolveMemberPointer(const MemberExpr *ME) {
+  PointerRef P;
+  const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!FD)
+    return P;
+  const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+  if (!ME->isArrow())
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Base))
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()); VD && !ownerFrame(DR))
+        if (isPrivate(VD) && !VD->getType()->isReferenceType() && !Cur->Params.count(VD))
+          return resolveAggregateField(VD, FD);
+  PointerRef Obj = resolveObject(ME);
+  if (!Obj.Ok || Obj.Private) {
+    P.Key = Obj.Key.empty() ? "local-pointer" : Obj.Key;
+    return P;
+  }
+  Obj.MayAlias = true; // whatever the member points to
+  Obj.Key += "*";
+  Obj.Subs.push_back(Polynomial::constant(0));
+  return Obj;
 }
 
 /// The value of pointer field FD of a private aggregate VD defined once by an initializer list.
@@ -762,6 +827,7 @@ void BodyWalker::recordAccess(Access A, Use U, bool Partial, const Expr *At) {
   A.Read = U != Use::Write || Partial;
   A.Write = U != Use::Read;
   A.Partial = Partial;
+  A.Fields.assign(FieldPath.rbegin(), FieldPath.rend());
   A.Conditional = CondDepth > 0;
   A.Loc = At->getBeginLoc();
   for (const Polynomial &P : A.Subs)
@@ -794,95 +860,6 @@ void BodyWalker::recordAccess(Access A, Use U, bool Partial, const Expr *At) {
   }
   Facts.Cost.access();
   Facts.Accesses.push_back(std::move(A));
-}
-
-// --- Polynomials --------------------------------------------------------------------------------
-
-/// The subscript polynomial of E. Conversions that truncate make it invalid (they can map two
-/// iterations to one element); a change of sign is kept, as address arithmetic wraps alike.
-/// With Exact, the polynomial must also be E's value (for loop bounds, whose order matters):
-/// conversions must keep every value and unsigned arithmetic, which may wrap, is refused.
-Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
-  if (!E)
-    return Polynomial::invalid();
-  E = E->IgnoreParens();
-  if (!E->isValueDependent() && !E->isTypeDependent() && E->getType()->isIntegerType()) {
-    Expr::EvalResult ER;
-    if (E->EvaluateAsInt(ER, Ctx) && ER.Val.getInt().getSignificantBits() <= 64)
-      return Polynomial::constant(ER.Val.getInt().getSExtValue());
-  }
-  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
-    return polyOf(DA->getExpr(), Exact);
-  if (const auto *CE = dyn_cast<CastExpr>(E)) {
-    const Expr *Sub = CE->getSubExpr();
-    switch (CE->getCastKind()) {
-    case CK_LValueToRValue:
-    case CK_NoOp:
-      return polyOf(Sub, Exact);
-    case CK_IntegralCast:
-      if (Exact ? preservesValue(Sub->getType(), CE->getType(), Ctx)
-                : keepsDistinct(Sub->getType(), CE->getType(), Ctx))
-        return polyOf(Sub, Exact);
-      return Polynomial::invalid();
-    default:
-      return Polynomial::invalid();
-    }
-  }
-  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
-    const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
-    if (!VD || VD->getType()->isReferenceType())
-      return Polynomial::invalid();
-    if (const Frame *Owner = ownerFrame(DR))
-      return inFrame(Owner, [&] { return polyOf(E, Exact); });
-    if (auto It = IVPolys.find(VD); It != IVPolys.end())
-      return It->second;
-    if (auto It = InnerVars.find(VD); It != InnerVars.end())
-      return Polynomial::variable(It->second);
-    for (const Frame *F = Cur; F; F = F->Parent) {
-      const auto &Defs = Exact ? F->ExactDefs : F->IntDefs;
-      if (auto It = Defs.find(VD); It != Defs.end())
-        return It->second;
-      if (F->Params.count(VD) || F->Fn == nullptr)
-        break;
-    }
-    if (isPrivate(VD) || Cur->Fn)
-      return Polynomial::invalid();
-    if (!VD->getType()->isIntegerType() || VD->getType().isVolatileQualified())
-      return Polynomial::invalid();
-    // An outer integer: a symbol. A loop that writes it is refused for that write.
-    return Polynomial::variable({VD, VD->getNameAsString(), false});
-  }
-  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && !Cur->Fn &&
-        ME->getType()->isIntegerType())
-      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
-        return Polynomial::variable({FD, "this->" + FD->getNameAsString(), false});
-    return Polynomial::invalid();
-  }
-  bool Wraps = E->getType()->isUnsignedIntegerOrEnumerationType();
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    if (Exact && Wraps)
-      return Polynomial::invalid();
-    Polynomial L = polyOf(BO->getLHS(), Exact);
-    Polynomial Rr = polyOf(BO->getRHS(), Exact);
-    switch (BO->getOpcode()) {
-    case BO_Add: return L + Rr;
-    case BO_Sub: return L - Rr;
-    case BO_Mul: return L * Rr;
-    case BO_Shl:
-      if (auto C = Rr.asConstant(); C && *C >= 0 && *C < 62)
-        return L.scaled(int64_t(1) << *C);
-      return Polynomial::invalid();
-    default: return Polynomial::invalid();
-    }
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_Minus && !(Exact && Wraps))
-      return -polyOf(UO->getSubExpr(), Exact);
-    if (UO->getOpcode() == UO_Plus)
-      return polyOf(UO->getSubExpr(), Exact);
-  }
-  return Polynomial::invalid();
 }
 
 } // namespace analysis

@@ -22,7 +22,7 @@ std::string clustrix::acceptedText(const LoopResult &R, const LoopClauses &C, bo
   if (C.Collapse > 1)
     S += ", collapse " + std::to_string(C.Collapse);
   S += ", level " + std::to_string(R.Level) + " (score " + std::to_string(R.Score) + ")";
-  std::vector<std::string> In, Outs, Reds, Apps, Guards;
+  std::vector<std::string> In, Outs, Reds, Apps, Guards, Privs;
   for (const Region &G : R.Regions) {
     if (G.Scalar) {
       Guards.push_back(G.Name);
@@ -37,6 +37,8 @@ std::string clustrix::acceptedText(const LoopResult &R, const LoopClauses &C, bo
     Reds.push_back(X.Name + " (" + X.Op + ")");
   for (const Append &X : R.Appends)
     Apps.push_back(X.Name);
+  for (const Private &X : R.Privates)
+    Privs.push_back(X.Name);
   if (!In.empty())
     S += "; in: " + joinNames(In);
   if (!Outs.empty())
@@ -45,6 +47,8 @@ std::string clustrix::acceptedText(const LoopResult &R, const LoopClauses &C, bo
     S += "; reduce: " + joinNames(Reds);
   if (!Apps.empty())
     S += "; ordered append: " + joinNames(Apps);
+  if (!Privs.empty())
+    S += "; private: " + joinNames(Privs);
   if (!Guards.empty())
     S += "; checked against writes through pointers: " + joinNames(Guards);
   return S;
@@ -100,6 +104,7 @@ LoopRecord Decider::record(const MatchedLoop &L, const LoopResult &R, const GpuF
   Rec.Regions = R.Regions;
   Rec.Reductions = R.Reductions;
   Rec.Appends = R.Appends;
+  Rec.Privates = R.Privates;
   Rec.Schedule = spelling(L.Clauses.Schedule).str();
   Rec.Collapse = unsigned(L.Clauses.Collapse);
   Rec.Score = R.Score;

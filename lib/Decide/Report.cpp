@@ -52,11 +52,13 @@ llvm::json::Array loopObjects(const ReportUnit &U) {
                                            {"extent", G.ExtentText},
                                            {"subscripts", std::move(Subs)}});
     }
-    llvm::json::Array Reds, Apps;
+    llvm::json::Array Reds, Apps, Privs;
     for (const Reduction &X : R.Reductions)
       Reds.push_back(llvm::json::Object{{"var", X.Name}, {"op", X.Op}, {"clause", X.FromClause}});
     for (const Append &X : R.Appends)
       Apps.push_back(X.Name);
+    for (const Private &X : R.Privates)
+      Privs.push_back(X.Name);
     Loops.push_back(llvm::json::Object{{"file", R.File},
                                        {"line", R.Line},
                                        {"column", R.Column},
@@ -74,6 +76,7 @@ llvm::json::Array loopObjects(const ReportUnit &U) {
                                        {"regions", std::move(Regions)},
                                        {"reductions", std::move(Reds)},
                                        {"appends", std::move(Apps)},
+                                       {"privates", std::move(Privs)},
                                        {"unit", U.File}});
   }
   return Loops;

@@ -9,7 +9,8 @@
 //             | 'reduce' '(' OP ':' NAME (',' NAME)* ')'  OP: + * min max & | ^
 //
 // The schedule words and the operators are the rows of clustrix/Descriptor.def.
-//             | 'extent' '(' NAME ',' EXPR ')'   EXPR: balanced tokens, evaluated at run time
+//             | 'extent' '(' PATH ',' EXPR ')'   EXPR: balanced tokens, evaluated at run time
+//   PATH   ::= NAME (('.' | '->') NAME)*          a pointer: a variable or a member of one
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Detect/ClauseParser.h"
@@ -249,7 +250,7 @@ private:
     expect(tok::r_paren, "')'", Name);
   }
 
-  /// extent(NAME, EXPR)
+  /// extent(PATH, EXPR)
   void parseExtent(const std::string &Name) {
     if (!expect(tok::l_paren, "'('", Name))
       return;
@@ -261,6 +262,18 @@ private:
     E.Var = Toks[Pos].Spelling;
     E.Loc = Toks[Pos].Loc;
     ++Pos;
+    // A member of a struct or of `this`: s.p, s->p, this->p.
+    while (peek().is(tok::period) || peek().is(tok::arrow)) {
+      std::string Sep = Toks[Pos].Spelling;
+      ++Pos;
+      if (!isIdentifierLike()) {
+        error(loc(), "expected a member name after '" + Sep + "' in 'extent' clause, found '" +
+                         peek().Spelling + "'");
+        return;
+      }
+      E.Var += Sep + Toks[Pos].Spelling;
+      ++Pos;
+    }
     if (!expect(tok::comma, "','", Name))
       return;
     unsigned Depth = 0;

@@ -80,6 +80,11 @@ std::string HostCodeGen::generate() {
   for (size_t I = 0; I < R.Appends.size(); ++I)
     OS << "    using __clx_a" << I << "_t = std::remove_reference_t<decltype("
        << R.Appends[I].Name << ")>;\n";
+  for (size_t I = 0; I < R.Privates.size(); ++I)
+    OS << "    using __clx_p" << I << "_t = std::remove_reference_t<decltype("
+       << R.Privates[I].Name << ")>;\n    __clx_p" << I << "_t *const __clx_pv" << I
+       << " = static_cast<__clx_p" << I << "_t *>(::clustrix::rt::ownAddress("
+       << R.Privates[I].Name << "));\n";
   emitChunkFunction(OS);
   emitSlots(OS);
   if (!R.Regions.empty())
@@ -144,10 +149,21 @@ void HostCodeGen::emitChunkFunction(llvm::raw_ostream &OS) {
   for (size_t I = 0; I < R.Appends.size(); ++I)
     OS << "      __clx_a" << I << "_t &" << R.Appends[I].Name
        << " = ::clustrix::rt::appendBuffer<__clx_a" << I << "_t>(__clx_ctx, " << I << ");\n";
+  // Privates: the chunk's own, and the chunk that runs the last iteration leaves its value in
+  // the variable, as the serial loop does.
+  for (size_t I = 0; I < R.Privates.size(); ++I)
+    OS << "      __clx_p" << I << "_t " << R.Privates[I].Name << ";\n";
   emitIterationVariables(OS);
   auto [BodyBegin, BodyEnd] = statementOffsets(innermostBody(Loop, unsigned(N)),
                                                FR.sourceManager(), FR.langOpts());
-  OS << FR.lineDirective(BodyBegin) << FR.cleanText(BodyBegin, BodyEnd) << "\n      }\n    };\n";
+  OS << FR.lineDirective(BodyBegin) << FR.cleanText(BodyBegin, BodyEnd) << "\n      }\n";
+  if (!R.Privates.empty()) {
+    OS << "      if (__clx_lo < __clx_hi && __clx_hi == __clx_trip.Count) {\n";
+    for (size_t I = 0; I < R.Privates.size(); ++I)
+      OS << "        *__clx_pv" << I << " = " << R.Privates[I].Name << ";\n";
+    OS << "      }\n";
+  }
+  OS << "    };\n";
 }
 
 /// The loop over the chunk's iterations, and the user's variables of each iteration.

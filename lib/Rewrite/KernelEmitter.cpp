@@ -266,6 +266,12 @@ Kernel clustrix::emitKernel(ASTContext &Ctx, const Stmt *Loop, const LoopResult 
     K.Reason = "ordered appends run on CPU devices";
     return K;
   }
+  if (!R.Privates.empty()) {
+    K.Reason = "'" + R.Privates.front().Name +
+               "' is private to each iteration and keeps the last iteration's value, which only "
+               "CPU chunks hand back";
+    return K;
+  }
   for (const Reduction &X : R.Reductions)
     if (X.OrderedMinMax) {
       K.Reason = "floating-point '" + X.Op + "' of '" + X.Name +

@@ -1,6 +1,6 @@
 // Dependences the cheap tests cannot decide, decided exactly (isl): triangular nests, symmetric
 // updates, a pivot row below which a step of an elimination writes, flattened subscripts under
-// collapse. Each accepted form has a refused neighbour whose message names two iterations.
+// collapse; and members of array elements. Each accepted form has a refused neighbour.
 // RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark}}:"
 // REQUIRES: compiler
 
@@ -47,4 +47,38 @@ void flat(int n, double *a) {
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < 64; ++j)
       a[i * 63 + j] = 1;
+}
+
+// Different members of the elements of an array of structs are independent; the same member,
+// a union's members and bit-fields (which share storage) are not.
+struct Point {
+  double x, y;
+};
+union Word {
+  double d;
+  long l;
+};
+struct Bits {
+  unsigned lo : 4, hi : 4;
+};
+void members(Point *pts, Word *w, Bits *b, int n) {
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: pts; out: pts
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    pts[i].x = pts[i + 1].y;
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'pts' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+3]]:16: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    pts[i].x = pts[i + 1].x;
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'w' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+3]]:14: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    w[i].d = w[i + 1].l;
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'b' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+3]]:15: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    b[i].lo = b[i + 1].hi;
 }

@@ -110,10 +110,11 @@ double looksLikeReduction(int n, const double *x, double *y) {
     t += i;
     t *= 2;
   }
-  // Written as a plain value every iteration: the last one wins in the serial loop.
+  // Written as a plain value every iteration: private to each, and the last one's value is what
+  // the variable keeps, as in the serial loop.
   [[cluster::gpu_parallel]]
-  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'u' is declared outside the loop and written by every iteration; declare it inside the loop body
-  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:5: note: written here
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); private: u
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+1]]:3: note: no GPU form, the loop runs on CPU devices: 'u' is private to each iteration and keeps the last iteration's value, which only CPU chunks hand back
   for (int i = 0; i < n; ++i) {
     u = i;
   }
@@ -128,12 +129,12 @@ double looksLikeReduction(int n, const double *x, double *y) {
 }
 
 // A variable of the enclosing scope that each iteration assigns before reading it carries
-// nothing, but it must be declared in the body to be private to the iteration.
+// nothing: it is private to each iteration (each chunk has its own).
 double scratch(int n, const double *x, double *y) {
   double t = 0;
   [[cluster::gpu_parallel]]
-  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 't' is declared outside the loop, and each iteration assigns it before reading it; declare it inside the loop body, so that each iteration has its own
-  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:5: note: assigned here
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); in: x; out: y; private: t
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+1]]:3: note: no GPU form, the loop runs on CPU devices: 't' is private to each iteration and keeps the last iteration's value, which only CPU chunks hand back
   for (int i = 0; i < n; ++i) {
     t = x[i] * 2;
     y[i] = t * t;

@@ -45,6 +45,7 @@ void refused(int n, double *a) {
 // CHECK-NEXT:     "gpu_reason": "ordered appends run on CPU devices",
 // CHECK-NEXT:     "level": 1,
 // CHECK-NEXT:     "line": 14,
+// CHECK-NEXT:     "privates": [],
 // CHECK-NEXT:     "reasons": [],
 // CHECK-NEXT:     "reductions": [
 // CHECK-NEXT:       {
@@ -80,6 +81,7 @@ void refused(int n, double *a) {
 // CHECK:          "decision": "refused",
 // CHECK:          "function": "refused",
 // CHECK:          "line": 26,
+// CHECK-NEXT:     "privates": [],
 // CHECK-NEXT:     "reasons": [
 // CHECK-NEXT:       {
 // CHECK-NEXT:         "column": 5,

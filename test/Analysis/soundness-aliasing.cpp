@@ -257,7 +257,8 @@ struct Counter {
   int data[100];
   void inc() { ++n; }
   void fill() {
-    // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE+2]]:5: warning: loop not parallelized: 'this' escapes from the loop
+    // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE+3]]:5: warning: loop not parallelized: member 'n' is written by every iteration and read after it
+    // CHECK: {{.*}}soundness-aliasing.cpp:[[@LINE-3]]:18: note: written here
     [[cluster::gpu_parallel]]
     for (int i = 0; i < n; ++i) {
       data[i] = i;

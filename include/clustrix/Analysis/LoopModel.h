@@ -113,6 +113,13 @@ struct Reduction {
   bool OrderedMinMax = false;
 };
 
+/// A scalar of the enclosing function that every iteration writes before reading it: each chunk
+/// has its own, and the chunk that runs the last iteration leaves its value in the variable.
+struct Private {
+  const clang::VarDecl *Var = nullptr;
+  std::string Name;
+};
+
 /// An ordered append target.
 struct Append {
   const clang::VarDecl *Var = nullptr;
@@ -127,6 +134,7 @@ struct LoopResult {
   std::vector<Region> Regions;
   std::vector<Reduction> Reductions;
   std::vector<Append> Appends;
+  std::vector<Private> Privates;
   std::vector<const clang::FunctionDecl *> Callees; ///< Closure of called functions, callees
                                                     ///< first.
   std::vector<const clang::RecordDecl *> Records;   ///< Record types the body uses.

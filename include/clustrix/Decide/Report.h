@@ -35,6 +35,7 @@ struct LoopRecord {
   std::vector<Region> Regions;
   std::vector<Reduction> Reductions;
   std::vector<Append> Appends;
+  std::vector<Private> Privates;
   std::string Schedule;
   unsigned Collapse = 1;
   unsigned Score = 0, Level = 0;

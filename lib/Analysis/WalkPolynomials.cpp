@@ -1,0 +1,113 @@
+//===- WalkPolynomials.cpp - Subscripts and bounds as polynomials ----------===//
+//
+// An integer expression of the body as a polynomial over the nest's normalized iteration
+// variables, inner loop variables and loop-invariant symbols (outer integers, members of shared
+// objects). What cannot be expressed is invalid: such a subscript is not affine.
+//
+//===----------------------------------------------------------------------===//
+#include "BodyWalker.h"
+
+using namespace clang;
+
+namespace clustrix {
+namespace analysis {
+
+/// The subscript polynomial of E. Conversions that truncate make it invalid (they can map two
+/// iterations to one element); a change of sign is kept, as address arithmetic wraps alike.
+/// With Exact, the polynomial must also be E's value (for loop bounds, whose order matters):
+/// conversions must keep every value and unsigned arithmetic, which may wrap, is refused.
+Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
+  if (!E)
+    return Polynomial::invalid();
+  E = E->IgnoreParens();
+  if (!E->isValueDependent() && !E->isTypeDependent() && E->getType()->isIntegerType()) {
+    Expr::EvalResult ER;
+    if (E->EvaluateAsInt(ER, Ctx) && ER.Val.getInt().getSignificantBits() <= 64)
+      return Polynomial::constant(ER.Val.getInt().getSExtValue());
+  }
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
+    return polyOf(DA->getExpr(), Exact);
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    const Expr *Sub = CE->getSubExpr();
+    switch (CE->getCastKind()) {
+    case CK_LValueToRValue:
+    case CK_NoOp:
+      return polyOf(Sub, Exact);
+    case CK_IntegralCast:
+      if (Exact ? preservesValue(Sub->getType(), CE->getType(), Ctx)
+                : keepsDistinct(Sub->getType(), CE->getType(), Ctx))
+        return polyOf(Sub, Exact);
+      return Polynomial::invalid();
+    default:
+      return Polynomial::invalid();
+    }
+  }
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
+    if (!VD || VD->getType()->isReferenceType())
+      return Polynomial::invalid();
+    if (const Frame *Owner = ownerFrame(DR))
+      return inFrame(Owner, [&] { return polyOf(E, Exact); });
+    if (auto It = IVPolys.find(VD); It != IVPolys.end())
+      return It->second;
+    if (auto It = InnerVars.find(VD); It != InnerVars.end())
+      return Polynomial::variable(It->second);
+    for (const Frame *F = Cur; F; F = F->Parent) {
+      const auto &Defs = Exact ? F->ExactDefs : F->IntDefs;
+      if (auto It = Defs.find(VD); It != Defs.end())
+        return It->second;
+      if (F->Params.count(VD) || F->Fn == nullptr)
+        break;
+    }
+    if (isPrivate(VD) || Cur->Fn)
+      return Polynomial::invalid();
+    if (!VD->getType()->isIntegerType() || VD->getType().isVolatileQualified())
+      return Polynomial::invalid();
+    // An outer integer: a symbol. A loop that writes it is refused for that write.
+    return Polynomial::variable({VD, VD->getNameAsString(), false});
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD || !ME->getType()->isIntegerType() || ME->getType().isVolatileQualified())
+      return Polynomial::invalid();
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && !Cur->Fn)
+      return Polynomial::variable({FD, "this->" + FD->getNameAsString(), false});
+    // A member of a shared object (`in.n`, `p->n`, a member of the object a method was called
+    // on): a symbol named by its path. A loop that writes the object is refused for that.
+    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    PointerRef Obj = ME->isArrow() ? resolvePointer(Base) : resolveObject(Base);
+    if (!Obj.Ok || Obj.Private)
+      return Polynomial::invalid();
+    PointerRef Field = resolveField(Obj, FD);
+    if (!Field.Ok || Field.Key.rfind("this.", 0) == 0)
+      return Polynomial::invalid();
+    return Polynomial::variable({internKey(Field.Key), Field.Name, false});
+  }
+  bool Wraps = E->getType()->isUnsignedIntegerOrEnumerationType();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (Exact && Wraps)
+      return Polynomial::invalid();
+    Polynomial L = polyOf(BO->getLHS(), Exact);
+    Polynomial Rr = polyOf(BO->getRHS(), Exact);
+    switch (BO->getOpcode()) {
+    case BO_Add: return L + Rr;
+    case BO_Sub: return L - Rr;
+    case BO_Mul: return L * Rr;
+    case BO_Shl:
+      if (auto C = Rr.asConstant(); C && *C >= 0 && *C < 62)
+        return L.scaled(int64_t(1) << *C);
+      return Polynomial::invalid();
+    default: return Polynomial::invalid();
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Minus && !(Exact && Wraps))
+      return -polyOf(UO->getSubExpr(), Exact);
+    if (UO->getOpcode() == UO_Plus)
+      return polyOf(UO->getSubExpr(), Exact);
+  }
+  return Polynomial::invalid();
+}
+
+} // namespace analysis
+} // namespace clustrix

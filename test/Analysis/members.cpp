@@ -1,0 +1,86 @@
+// Members and accessors as a C++ code base writes them (issue 12, items 6 to 8): an accessor
+// member function returning a reference (or a value) resolves to the member it returns, with
+// that member's extent; struct fields in subscripts are symbols; members of by-value structs
+// are region roots; extent() takes a member path; a const member function in a bound is no side
+// effect. The nearest unsafe forms are refused.
+// RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark}}:"
+// REQUIRES: compiler
+#include <vector>
+
+struct Domain {
+  std::vector<double> m_x, m_y;
+  std::vector<int> m_regElemSize;
+  int m_count = 0;
+  double &x(int i) { return m_x[i]; }
+  const double &y(int i) const { return m_y[i]; }
+  double yv(int i) const { return m_y[i]; }
+  double &next(int i) { return m_x[i + 1]; }
+  int regElemSize(int r) const { return m_regElemSize[r]; }
+  void count() { ++m_count; }
+};
+
+void accessors(Domain &domain, int n) {
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 5); in: domain.m_y; out: domain.m_x
+  // CHECK: {{.*}}members.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'Domain::x', a member function
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    domain.x(i) = domain.y(i) * 2;
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 5); in: domain.m_y; out: domain.m_x
+  // CHECK: {{.*}}members.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'Domain::x', a member function
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    domain.x(i) = domain.yv(i) + 1;
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'domain.m_x' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}members.cpp:[[@LINE-20]]:29: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    domain.next(i) = domain.x(i);
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'domain' carries a value from one iteration to the next
+  // CHECK: {{.*}}members.cpp:[[@LINE-20]]:20: note: written here and read by a later iteration
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    domain.x(i) = 0;
+    domain.count();
+  }
+}
+
+void constBound(Domain &domain, int r, double *a) {
+  // CHECK: {{.*}}members.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); out: a
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < domain.regElemSize(r); ++i)
+    a[i] = i;
+}
+
+struct SimData {
+  int *index_grid;
+  double *energy;
+};
+struct Inputs {
+  int n_isotopes;
+};
+void memberSubscripts(SimData SD, Inputs in, double *out, int e) {
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: SD.index_grid; out: out
+  // CHECK: {{.*}}members.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: region 'SD.index_grid' is not named in the loop body
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < in.n_isotopes; ++i)
+    out[i] = SD.index_grid[e * in.n_isotopes + i];
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'SD.index_grid' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:44: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < in.n_isotopes; ++i)
+    SD.index_grid[e * in.n_isotopes + i] = SD.index_grid[e * in.n_isotopes + i + 1];
+}
+
+void memberExtent(SimData SD, double *out, int n) {
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: SD.energy; out: out
+  // CHECK: {{.*}}members.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: region 'SD.energy' is not named in the loop body
+  [[cluster::gpu_parallel(extent(SD.energy, n))]]
+  for (int i = 0; i < n; ++i)
+    out[i] = SD.energy[(i * 7) % n];
+  // CHECK: {{.*}}members.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'SD.energy' is read through a subscript that is not affine and its extent is unknown
+  // CHECK: {{.*}}members.cpp:[[@LINE+4]]:14: note: read here
+  // CHECK: {{.*}}members.cpp:[[@LINE+1]]:14: note: add 'extent(SD.energy, <count>)' to the attribute
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = SD.energy[(i * 7) % n];
+}
