@@ -11,6 +11,7 @@
 #   --build-dir DIR   the fuzz build (default: build-fuzz); made with CC=clang-19 CXX=clang++-19
 #   --target NAME     only this target (repeatable): clause config probe remote-answer plugin
 #   --build-only      build, do not run;   --no-build: run what is built
+#   environment: CLUSTRIX_FUZZ_BUILD_JOBS (ninja jobs, default 2), CLUSTRIX_FUZZ_QUICK_SECONDS
 #
 # New inputs are kept in DIR/corpus/<target>/ (the seeds in test/ are not touched), crashes in
 # DIR/artifacts/<target>/. The last line is `fuzz: N targets, E executions, C crashes`; the
@@ -58,7 +59,7 @@ if [ $BUILD_STEP = 1 ]; then
       -DCLUSTRIX_FUZZ=ON -DCLUSTRIX_BUILD_TESTS=OFF >"$BUILD/configure.log" 2>&1 ||
       { cat "$BUILD/configure.log" >&2; echo "fuzz.sh: configuring $BUILD failed" >&2; exit 2; }
   fi
-  ninja -C "$BUILD" ${CLUSTRIX_FUZZ_BUILD_JOBS:+-j "$CLUSTRIX_FUZZ_BUILD_JOBS"} clustrix-fuzzers >"$BUILD/fuzz-build.log" 2>&1 ||
+  ninja -C "$BUILD" -j "${CLUSTRIX_FUZZ_BUILD_JOBS:-2}" clustrix-fuzzers >"$BUILD/fuzz-build.log" 2>&1 ||
     { tail -30 "$BUILD/fuzz-build.log" >&2; echo "fuzz.sh: building the fuzz targets failed" >&2; exit 2; }
 fi
 [ $RUN_STEP = 1 ] || exit 0

@@ -95,12 +95,20 @@ TEST(ConfigTest, UnknownKey) {
               "unknown key 'min_iter_per_device'");
 }
 
-TEST(ConfigTest, RepeatedKey) { expectError("devices: cpu\ndevices: cuda\n", 2, 1, "appears twice"); }
+TEST(ConfigTest, RepeatedKey) {
+  expectError("devices: cpu\ndevices: cuda\n", 2, 1, "appears twice");
+  // A second hosts: section too, although the runtime does not read the section.
+  expectError("hosts:\n  - name: a\nlog_level: info\nhosts:\n  - name: b\n", 4, 1,
+              "'hosts' appears twice");
+}
 
 TEST(ConfigTest, WrongType) {
   expectError("chunk_size: [1, 2]\n", 1, 13, "expected a single value, found a sequence");
   expectError("log_level:\n  a: b\n", 2, 3, "found a mapping");
   expectError("chunk_size:\n", 1, 1, "found nothing");
+  // Nothing on the last line, with and without its newline: that line, not one past the file.
+  expectError("devices: cpu\nchunk_size:", 2, 1, "found nothing");
+  expectError("devices: cpu\nchunk_size:\n\n", 2, 1, "found nothing");
   expectError("min_iters_per_device: many\n", 1, 23, "expected an unsigned integer");
   expectError("auto_gpu_parallel: perhaps\n", 1, 20, "expected a boolean");
   expectError("- devices\n", 1, 1, "expected a mapping");
