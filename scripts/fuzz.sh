@@ -87,7 +87,7 @@ for t in "${TARGETS[@]}"; do
   time) args+=(-max_total_time="$AMOUNT") ;;
   runs) args+=(-runs="$AMOUNT") ;;
   esac
-  log="$BUILD/$t.log"
+  log="$BUILD/$t.$MODE.log"
   start=$(date +%s)
   "$bin" "${args[@]}" "$corpus" "$SRC/test/fuzz/corpus/$t" >"$log" 2>&1
   rc=$?

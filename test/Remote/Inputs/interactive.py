@@ -8,6 +8,9 @@
       The remote program writes its pid (and a background child's) and prints 'ready'; then we send
       SIGINT to clustrix-run, which must exit with 130 within 5 s, and both remote processes must
       be gone within 3 s more.
+  interactive.py caught DIR -- CLUSTRIX-RUN...
+      The remote program traps SIGINT, prints 'caught' and exits with 7: we print the exit status
+      and what came after 'ready'.
   interactive.py early SECONDS DIR -- CLUSTRIX-RUN...
       SIGINT SECONDS after the start, before the program starts (clustrix-run is connecting or
       probing): clustrix-run must exit with 130 within 2 s of it. Prints 'stopped early: exit N'.
@@ -71,6 +74,18 @@ def interrupt(d, cmd):
     print("interrupted")
 
 
+def caught(cmd):
+    """Ctrl-C while a program runs that catches SIGINT: clustrix-run passes its status through."""
+    p = subprocess.Popen(cmd + ["catch"], stdout=subprocess.PIPE)
+    line = p.stdout.readline()
+    if line != b"ready\n":
+        p.kill()
+        sys.exit(f"interactive.py: expected 'ready', got {line!r}")
+    code, took = sigint(p, 5)
+    rest = p.stdout.read()
+    print(f"exit {code}; then printed {rest!r}")
+
+
 def early(delay, cmd):
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     time.sleep(delay)
@@ -95,5 +110,7 @@ if __name__ == "__main__":
         stream(sys.argv[4:])
     elif mode == "interrupt":
         interrupt(d, sys.argv[4:])
+    elif mode == "caught":
+        caught(sys.argv[4:])
     else:
         sys.exit(__doc__)
