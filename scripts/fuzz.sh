@@ -96,7 +96,10 @@ for t in "${TARGETS[@]}"; do
   runs=${runs:-0}
   after=$(find "$artifacts" -type f | wc -l)
   crashes=$((after - before))
-  if [ $rc -ne 0 ] && [ $crashes -eq 0 ]; then crashes=1; fi
+  # 72 is libFuzzer's status for a run stopped by SIGINT (-interrupted_exitcode): not a crash.
+  if [ $rc -eq 72 ] && [ $crashes -eq 0 ]; then
+    echo "fuzz: $t: interrupted" >&2
+  elif [ $rc -ne 0 ] && [ $crashes -eq 0 ]; then crashes=1; fi
   if [ $crashes -gt 0 ]; then
     echo "fuzz: $t: crashed (exit $rc); see $log and $artifacts" >&2
     grep -m3 -E "ERROR|SUMMARY|deadly signal" "$log" >&2
