@@ -78,7 +78,11 @@ for t in "${TARGETS[@]}"; do
   corpus="$BUILD/corpus/$t"
   artifacts="$BUILD/artifacts/$t"
   mkdir -p "$corpus" "$artifacts"
-  before=$(find "$artifacts" -type f | wc -l)
+  # Failures are crash-, leak-, timeout- and oom- files; slow-unit- files (an input over 10 s,
+  # which a loaded machine can cause) are listed but do not fail the run.
+  failures() { find "$artifacts" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l; }
+  before=$(failures)
+  slow_before=$(find "$artifacts" -type f -name 'slow-unit-*' | wc -l)
   args=(-max_len="${MAXLEN[$t]}" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1
         -detect_leaks="${LEAKS[$t]}" -artifact_prefix="$artifacts/")
   [ -f "$SRC/test/fuzz/corpus/$t.dict" ] && args+=(-dict="$SRC/test/fuzz/corpus/$t.dict")
@@ -94,8 +98,10 @@ for t in "${TARGETS[@]}"; do
   secs=$(( $(date +%s) - start ))
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   runs=${runs:-0}
-  after=$(find "$artifacts" -type f | wc -l)
+  after=$(failures)
   crashes=$((after - before))
+  slow=$(( $(find "$artifacts" -type f -name 'slow-unit-*' | wc -l) - slow_before ))
+  [ $slow -gt 0 ] && echo "fuzz: $t: $slow slow inputs (over 10 s) in $artifacts" >&2
   # 72 is libFuzzer's status for a run stopped by SIGINT (-interrupted_exitcode): not a crash.
   if [ $rc -eq 72 ] && [ $crashes -eq 0 ]; then
     echo "fuzz: $t: interrupted" >&2

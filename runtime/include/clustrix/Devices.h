@@ -70,8 +70,11 @@ std::string formatDeviceJson(const std::vector<DeviceReport> &Rs);
 /// `CPU_THREADS:N`, `GPU_TOTAL:N` when the total is known, `CUDA_VISIBLE_DEVICES:VALUE` when it
 /// is set, then one `GPU_I:name|total_mib|major.minor|sms` line per GPU.
 std::string formatProbeLines(const DeviceReport &R);
+/// The most GPUs a probe answer may claim (GPU_COUNT, GPU_TOTAL, GPU_<n> lines).
+constexpr int MaxProbeGpus = 1024;
 /// Reads the probe form back (unknown lines are ignored, so the original Python probe's two lines
-/// are enough). Returns false when GPU_COUNT is missing or malformed.
+/// are enough). Returns false when GPU_COUNT is missing or malformed, or when the answer claims
+/// more than MaxProbeGpus GPUs.
 bool parseProbeLines(const std::string &Text, DeviceReport &Out);
 
 } // namespace clustrix

@@ -167,7 +167,7 @@ bool parseProbeLines(const std::string &Text, DeviceReport &Out) {
   auto toInt = [](const std::string &S, int &V) {
     char *End = nullptr;
     long L = std::strtol(S.c_str(), &End, 10);
-    if (S.empty() || *End != '\0' || L < 0 || L > 1000000)
+    if (S.empty() || End != S.c_str() + S.size() || L < 0 || L > 1000000) // a NUL ends c_str()
       return false;
     V = static_cast<int>(L);
     return true;
@@ -214,7 +214,10 @@ bool parseProbeLines(const std::string &Text, DeviceReport &Out) {
       Gpus.push_back(D);
     }
   }
-  if (GpuCount < 0)
+  // A count is an allocation: a host's answer of a few bytes must not make us list a million
+  // GPUs (found by the remote-answer fuzz target). No machine has more than MaxProbeGpus.
+  if (GpuCount < 0 || GpuCount > MaxProbeGpus ||
+      Gpus.size() > static_cast<size_t>(MaxProbeGpus) || R.TotalGpus > MaxProbeGpus)
     return false;
   // The original probe lists no GPU lines: stand in unnamed devices for the count it gave.
   for (int I = static_cast<int>(Gpus.size()); I < GpuCount; ++I) {

@@ -117,6 +117,22 @@ TEST(DevicesTest, LegacyProbeIsEnough) {
   EXPECT_FALSE(parseProbeLines("GPU_COUNT:eight\n", R));
 }
 
+TEST(DevicesTest, ProbeLinesClaimAtMostMaxProbeGpus) {
+  // A few bytes from a host must not make a million device entries (a fuzz finding).
+  DeviceReport R;
+  ASSERT_TRUE(parseProbeLines("GPU_COUNT:1024\n", R));
+  EXPECT_EQ(R.gpuCount(), 1024);
+  EXPECT_FALSE(parseProbeLines("GPU_COUNT:1025\n", R));
+  EXPECT_FALSE(parseProbeLines("GPU_COUNT:55551\n", R));
+  EXPECT_FALSE(parseProbeLines("GPU_COUNT:2\nGPU_TOTAL:100000\n", R));
+  std::string Many = "GPU_COUNT:0\n";
+  for (int I = 0; I <= MaxProbeGpus; ++I)
+    Many += "GPU_" + std::to_string(I) + ":x|1|8.0|1\n";
+  EXPECT_FALSE(parseProbeLines(Many, R));
+  // A number is the whole value: not the part before a NUL.
+  EXPECT_FALSE(parseProbeLines(std::string("GPU_COUNT:2\0junk\n", 17), R));
+}
+
 TEST(DevicesTest, DiscoveryWithoutDriverStillListsTheCpu) {
   // This machine may or may not have a driver; either way the CPU is last and sane.
   DeviceReport R = discoverLocalDevices(false);
