@@ -7,7 +7,8 @@ PACKAGES=(
   build-essential cmake ninja-build git python3 pkg-config
   clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev libomp-19-dev
   libyaml-cpp-dev libssh-dev libssl-dev libgtest-dev libgmock-dev libisl-dev
-  openssh-server openssh-client
+  nlohmann-json3-dev libcli11-dev
+  openssh-server openssh-client procps
   openmpi-bin libopenmpi-dev slurmctld slurmd slurm-client munge
   hyperfine gnuplot-nox
 )

@@ -11,7 +11,7 @@ import lit.util
 config.name = "Clustrix"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".c", ".test", ".yml"]
-config.excludes = ["Inputs", "unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "unit", "fuzz", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.clustrix_obj_root, "test")
 
@@ -34,6 +34,14 @@ lib_dir = config.clustrix_lib_dir
 rt_inc = config.clustrix_runtime_include
 plugin = os.path.join(lib_dir, "clustrix.so")
 rt_link = "-L%s -Wl,-rpath,%s -lclustrix_rt" % (lib_dir, lib_dir)
+# A CLUSTRIX_SANITIZE build (docs/building.md): the runtime is instrumented, so every program
+# linked with it carries the sanitizers' runtime, and any report fails the test.
+if config.sanitize:
+    rt_link += " -fsanitize=%s" % config.sanitize
+    config.available_features.add("sanitize")
+    config.environment["ASAN_OPTIONS"] = "halt_on_error=1:abort_on_error=0:detect_leaks=1"
+    config.environment["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"
+    config.environment["TSAN_OPTIONS"] = "halt_on_error=1:second_deadlock_stack=1"
 
 config.substitutions.append(("%clustrix_plugin", plugin))
 config.substitutions.append(("%clustrix-rewrite", os.path.join(bin_dir, "clustrix-rewrite")))
@@ -132,6 +140,11 @@ if config.mpirun and os.path.exists(config.mpirun) and _can_load("libmpi.so.40")
     if all(shutil.which(p, path="/usr/sbin:/usr/bin:/sbin:/bin")
            for p in ["munged", "slurmctld", "slurmd", "srun", "sinfo"]) and os.getuid() == 0:
         config.available_features.add("slurm")
+
+# Tests that need a second local user (test/Remote/secrets.test looks at the process list as
+# another user would) make one, which only root can: elsewhere they are UNSUPPORTED.
+if os.geteuid() == 0 and shutil.which("useradd") and shutil.which("ps"):
+    config.available_features.add("root")
 
 # ThreadSanitizer needs clang's runtime; Debian ships it with libclang-rt-19-dev.
 if os.path.exists("/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.tsan-x86_64.a"):

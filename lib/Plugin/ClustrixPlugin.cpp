@@ -94,7 +94,7 @@ void ClustrixAction::run(CompilerInstance &CI) {
   auto Buf = CI.getFileManager().getBufferForFile(*FE);
   if (!Buf || !mayContainAnnotations((*Buf)->getBuffer())) {
     if (!ReportFile.empty())
-      if (llvm::Error E = writeReport(ReportFile, {}))
+      if (llvm::Error E = writeReport(ReportFile, {{FE->getName().str(), {}}}))
         CI.getDiagnostics().Report(CI.getDiagnostics().getCustomDiagID(
             DiagnosticsEngine::Error, "%0")) << llvm::toString(std::move(E));
     return;
@@ -153,7 +153,7 @@ void ClustrixAction::run(CompilerInstance &CI) {
   emitDiagnostics(CI.getDiagnostics(), Out.Diags, Map);
 
   if (!ReportFile.empty())
-    if (llvm::Error E = writeReport(ReportFile, Out.Records))
+    if (llvm::Error E = writeReport(ReportFile, {{FE->getName().str(), Out.Records}}))
       CI.getDiagnostics().Report(
           CI.getDiagnostics().getCustomDiagID(DiagnosticsEngine::Error, "%0"))
           << llvm::toString(std::move(E));

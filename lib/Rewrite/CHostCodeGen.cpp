@@ -207,7 +207,8 @@ std::string CHostCodeGen::block() {
   emitSerialFallback(OS);
   // A trip count that cannot be represented (a zero step, a wrap-around, a `!=` never met): the
   // loop exactly as written.
-  OS << "  } else {" << FR.lineDirective(LoopBegin) << FR.cleanText(LoopBegin, LoopEnd)
+  OS << "  } else {\n    clustrix_note_as_written(&__clx_info);" << FR.lineDirective(LoopBegin)
+     << FR.cleanText(LoopBegin, LoopEnd)
      << "\n  }\n}" << FR.lineDirective(LoopEnd);
   return S;
 }

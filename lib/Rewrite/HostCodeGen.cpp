@@ -462,8 +462,9 @@ std::string HostCodeGen::asWritten() const {
 /// A trip count that cannot be represented (a zero step, a wrap-around, a `!=` never met): the
 /// loop exactly as written, out of line and cheap to compile, as nothing here is fast.
 void HostCodeGen::emitAsWritten(llvm::raw_ostream &OS) {
+  OS << "  } else {\n    ::clustrix::rt::noteAsWritten(__clx_info);\n";
   if (GuardedHeader)
-    OS << "  } else {\n    __clx_as_written();\n  }";
+    OS << "    __clx_as_written();\n  }";
   else
-    OS << "  } else {\n    " << asWritten() << "();\n  }";
+    OS << "    " << asWritten() << "();\n  }";
 }

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
@@ -61,6 +62,8 @@ bool readBlock(std::istream &In, const std::string &Tag, std::string &Out) {
   if (!(In >> Word >> Size) || Word != Tag || Size > (1u << 24))
     return false;
   In.get(); // The newline after the size.
+  if (static_cast<std::streamsize>(Size) > In.rdbuf()->in_avail())
+    return false; // A size past the end of the file.
   Out.resize(Size);
   return static_cast<bool>(In.read(&Out[0], static_cast<std::streamsize>(Size)));
 }
@@ -92,8 +95,8 @@ std::string ProbeCache::defaultDirectory() {
   const char *Xdg = std::getenv("XDG_CACHE_HOME");
   if (Xdg && *Xdg)
     return std::string(Xdg) + "/clustrix/hosts";
-  const char *Home = std::getenv("HOME");
-  return std::string(Home ? Home : "/nonexistent") + "/.cache/clustrix/hosts";
+  std::string Home = localHome();
+  return (Home.empty() ? std::string("/nonexistent") : Home) + "/.cache/clustrix/hosts";
 }
 
 ProbeCache::ProbeCache(std::string Directory) : Directory(std::move(Directory)) {}
@@ -140,23 +143,32 @@ std::optional<ProbeOutput> ProbeCache::lookup(const HostConfig &Host, double &Ag
       St.st_uid != ::geteuid() || (St.st_mode & 077) != 0)
     return std::nullopt;
   std::ifstream In(fileOf(Host), std::ios::binary);
-  std::string Magic, Word, Key;
-  double Time = 0;
-  ProbeOutput Out;
-  if (!std::getline(In, Magic) || Magic != CacheMagic)
+  std::stringstream Text;
+  Text << In.rdbuf();
+  std::optional<CacheEntry> Entry = parseCacheEntry(Text.str());
+  if (!Entry || Entry->Key != keyOf(Host))
     return std::nullopt;
-  if (!(In >> Word >> Key) || Word != "key" || Key != keyOf(Host))
-    return std::nullopt;
-  if (!(In >> Word >> Time) || Word != "time")
-    return std::nullopt;
-  if (!(In >> Word >> Out.ExitStatus) || Word != "exit")
-    return std::nullopt;
-  if (!readBlock(In, "stdout", Out.Stdout) || !readBlock(In, "stderr", Out.Stderr))
-    return std::nullopt;
-  AgeSeconds = nowSeconds() - Time;
+  AgeSeconds = nowSeconds() - Entry->Time;
   if (AgeSeconds < 0 || AgeSeconds > Host.CacheTtl)
     return std::nullopt;
-  return Out;
+  return Entry->Output;
+}
+
+std::optional<CacheEntry> parseCacheEntry(const std::string &Text) {
+  std::istringstream In(Text);
+  std::string Magic, Word;
+  CacheEntry E;
+  if (!std::getline(In, Magic) || Magic != CacheMagic)
+    return std::nullopt;
+  if (!(In >> Word >> E.Key) || Word != "key")
+    return std::nullopt;
+  if (!(In >> Word >> E.Time) || Word != "time" || !std::isfinite(E.Time))
+    return std::nullopt;
+  if (!(In >> Word >> E.Output.ExitStatus) || Word != "exit")
+    return std::nullopt;
+  if (!readBlock(In, "stdout", E.Output.Stdout) || !readBlock(In, "stderr", E.Output.Stderr))
+    return std::nullopt;
+  return E;
 }
 
 bool ProbeCache::store(const HostConfig &Host, const ProbeOutput &Output) const {

@@ -151,19 +151,36 @@ private:
   bool Seen = false;
 };
 
-std::string lineOf(const std::string &Text, size_t N) {
-  size_t Begin = 0;
-  for (size_t I = 0; I < N && Begin != std::string::npos; ++I) {
-    Begin = Text.find('\n', Begin);
-    if (Begin != std::string::npos)
-      ++Begin;
-  }
-  if (Begin == std::string::npos || Begin >= Text.size())
-    return "";
-  return Text.substr(Begin, Text.find('\n', Begin) - Begin);
-}
-
 } // namespace
+
+std::optional<WorkdirAnswer> parseWorkdirAnswer(const std::string &Stdout,
+                                                const std::string &Marker) {
+  std::vector<std::string> Lines;
+  size_t Begin = 0;
+  while (Begin <= Stdout.size()) {
+    size_t End = Stdout.find('\n', Begin);
+    std::string Line = Stdout.substr(Begin, End == std::string::npos ? End : End - Begin);
+    if (!Line.empty() && Line.back() == '\r')
+      Line.pop_back();
+    Lines.push_back(Line);
+    if (End == std::string::npos)
+      break;
+    Begin = End + 1;
+  }
+  size_t I = 0;
+  while (I < Lines.size() && Lines[I] != Marker)
+    ++I;
+  if (I + 1 >= Lines.size() || Lines[I + 1].empty() || Lines[I + 1][0] != '/')
+    return std::nullopt;
+  WorkdirAnswer A;
+  A.Directory = Lines[I + 1];
+  if (I + 2 < Lines.size()) {
+    std::string H = Lines[I + 2].substr(0, 64);
+    if (H.size() == 64 && H.find_first_not_of("0123456789abcdef") == std::string::npos)
+      A.Hash = H;
+  }
+  return A;
+}
 
 int runOnHost(const HostConfig &Host, const RunRequest &Request) {
   auto Progress = [&](const std::string &Message) {
@@ -186,66 +203,75 @@ int runOnHost(const HostConfig &Host, const RunRequest &Request) {
 
   SshSession Session(Host);
   Progress("connected to " + Host.Hostname);
-  // Where the program goes, and the hash of the copy already there (if any).
+  // Where the program goes, and the hash of the copy already there (if any). Login scripts may
+  // print before our output, so the answer starts at a marker. The hash is read from standard
+  // input: sha256sum escapes a file name with a backslash or a newline in its output.
   std::string WorkDir = shellPath(Host.WorkDir);
+  std::string Marker = "CLUSTRIX-WORKDIR-" + randomHex();
   CapturedCommand Check = Session.capture(
-      guardedCommand("mkdir -p -- " + WorkDir + " && cd -- " + WorkDir + " && pwd -P && { " +
-                     "sha256sum -- " + shellQuote(Name) + " 2>/dev/null || true; }"),
+      guardedCommand("mkdir -p -- " + WorkDir + " && cd -- " + WorkDir + " && printf '%s\\n' " +
+                     shellQuote(Marker) + " && pwd -P && { { sha256sum < " + shellQuote(Name) +
+                     "; } 2>/dev/null || true; }"),
       Host.CommandTimeout);
-  std::string AbsDir = lineOf(Check.Stdout, 0);
-  if (Check.Exit.Status != 0 || AbsDir.empty() || AbsDir[0] != '/')
+  std::optional<WorkdirAnswer> Answer = parseWorkdirAnswer(Check.Stdout, Marker);
+  if (Check.Exit.Status != 0 || !Answer) {
+    std::string Why = firstLine(Check.Stderr);
     throw RemoteError(RemoteErrorKind::SetupFailed, Host.Name,
                       "cannot create or enter the working directory '" + Host.WorkDir +
-                          "': " + firstLine(Check.Stderr));
-  std::string RemoteHash = lineOf(Check.Stdout, 1).substr(0, 64);
-  if (RemoteHash == Hash) {
+                          "' (exit status " + std::to_string(Check.Exit.code()) + ")" +
+                          (Why.empty() ? std::string(", with no error message") : ": " + Why));
+  }
+  const std::string &AbsDir = Answer->Directory;
+  if (Answer->Hash == Hash) {
     Progress("an identical " + Name + " is already in " + AbsDir + "; not copying");
   } else {
-    std::string Temp = "." + Name + ".upload-" + randomHex();
+    // The program travels on the standard input of `cat`, into a private temporary name; only
+    // a copy whose hash matches is made executable and renamed into place (a running copy keeps
+    // its old inode). A copy cut short (the connection dropped) fails the check and is removed.
+    std::string Temp = ".clustrix-upload-" + randomHex();
+    std::string Placed = "CLUSTRIX-PLACED-" + randomHex();
     Progress("copying " + Local + " to " + AbsDir + "/" + Name);
-    try {
-      Session.upload(Local, AbsDir + "/" + Temp, 0700);
-    } catch (const RemoteError &) {
-      // Best effort: do not leave half a program behind (the connection may be gone already).
-      try {
-        Session.capture("rm -f -- " + shellQuote(AbsDir + "/" + Temp), Host.CommandTimeout);
-      } catch (const RemoteError &) {
-      }
-      throw;
-    }
-    // Rename into place (a running copy keeps its old inode) and check what arrived.
-    CapturedCommand Place = Session.capture(
-        guardedCommand("cd -- " + shellQuote(AbsDir) + " && chmod 755 -- " + shellQuote(Temp) +
-                       " && mv -f -- " + shellQuote(Temp) + " " + shellQuote(Name) +
-                       " && { sha256sum -- " + shellQuote(Name) + " || true; }"),
-        Host.CommandTimeout);
-    if (Place.Exit.Status != 0)
-      throw RemoteError(RemoteErrorKind::CommandFailed, Host.Name,
-                        "cannot put the copied program in place: " + firstLine(Place.Stderr));
-    std::string Arrived = Place.Stdout.substr(0, 64);
-    if (Arrived.size() == 64 && Arrived != Hash)
+    RemoteCommand Upload;
+    Upload.Text = "cd -- " + shellQuote(AbsDir) + " && umask 077 && cat > " + shellQuote(Temp) +
+                  " && if printf '%s  %s\\n' " + Hash + " " + shellQuote(Temp) +
+                  " | sha256sum -c >/dev/null 2>&1; then chmod 755 -- " + shellQuote(Temp) +
+                  " && mv -f -- " + shellQuote(Temp) + " " + shellQuote(Name) +
+                  " && printf '%s\\n' " + shellQuote(Placed) + "; else rm -f -- " +
+                  shellQuote(Temp) + "; exit 3; fi";
+    Upload.InputFile = Local;
+    Upload.EndInput = true;
+    CapturedCommand Place = Session.capture(Upload, Host.CommandTimeout);
+    if (Place.Exit.Status == 3)
       throw RemoteError(RemoteErrorKind::CommandFailed, Host.Name,
                         "the copy of " + Name + " on the host differs from the local file");
+    if (Place.Exit.Status != 0 || Place.Stdout.find(Placed + "\n") == std::string::npos) {
+      std::string Why = firstLine(Place.Stderr);
+      throw RemoteError(RemoteErrorKind::CommandFailed, Host.Name,
+                        "cannot copy the program to the host (exit status " +
+                            std::to_string(Place.Exit.code()) + ")" +
+                            (Why.empty() ? std::string() : ": " + Why));
+    }
   }
 
   ShellPrelude Prelude{AbsDir, Request.PassEnv, Host.Setup};
   Prelude.Env.insert(Prelude.Env.end(), Host.Env.begin(), Host.Env.end());
   std::vector<std::string> Argv = Request.Argv;
   Argv[0] = "./" + Name;
-  std::string Marker = "CLUSTRIX-RUN-" + randomHex();
-  MarkerFilter Stdout(Marker, Request.Stdout);
+  std::string Ready = "CLUSTRIX-RUN-" + randomHex();
+  MarkerFilter Stdout(Ready, Request.Stdout);
   CommandIO IO;
   IO.Stdout = [&](const char *Data, size_t Size) { Stdout.write(Data, Size); };
   IO.Stderr = Request.Stderr;
   IO.ShouldStop = Request.ShouldStop;
   if (Request.ShouldStop && Request.ShouldStop())
-    throw RemoteError(RemoteErrorKind::Interrupted, Host.Name, "interrupted before the program started");
+    throw RemoteError(RemoteErrorKind::Interrupted, Host.Name,
+                      "interrupted before the program started");
   Progress("running " + Name + " in " + AbsDir);
-  CommandExit Exit = Session.run(guardedCommand(preludeCommand(Prelude, Marker) +
-                                                execCommand(Argv)),
-                                 IO,
-                                 Request.TimeoutSeconds > 0 ? Request.TimeoutSeconds
-                                                            : Host.RunTimeout);
+  if (Request.OnStart)
+    Request.OnStart();
+  CommandExit Exit =
+      Session.run(preludedCommand(Prelude, Ready, execCommand(Argv)), IO,
+                  Request.TimeoutSeconds ? *Request.TimeoutSeconds : Host.RunTimeout);
   Stdout.flush();
   if (!Stdout.seen() && !Exit.Interrupted)
     throw RemoteError(RemoteErrorKind::SetupFailed, Host.Name,

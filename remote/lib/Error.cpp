@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "clustrix/remote/Error.h"
 
+#include "clustrix/remote/Text.h"
+
 namespace clustrix {
 namespace remote {
 
@@ -29,9 +31,11 @@ const char *remoteErrorKindName(RemoteErrorKind Kind) {
   return "unknown";
 }
 
+// Messages quote what hosts and servers sent (error excerpts, a server's disconnect reason), so
+// they are made printable here, once for every error.
 RemoteError::RemoteError(RemoteErrorKind Kind, std::string Host, const std::string &Message)
-    : std::runtime_error("host '" + Host + "': " + Message), Kind(Kind), Host(std::move(Host)),
-      Detail(Message) {}
+    : std::runtime_error("host '" + printable(Host) + "': " + printable(Message)), Kind(Kind),
+      Host(std::move(Host)), Detail(printable(Message)) {}
 
 } // namespace remote
 } // namespace clustrix

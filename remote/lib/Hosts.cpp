@@ -14,8 +14,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <pwd.h>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <unistd.h>
 
 namespace clustrix {
 namespace remote {
@@ -43,17 +46,30 @@ public:
 
 private:
   [[noreturn]] void fail(const YAML::Node &At, const std::string &Message) const {
-    YAML::Mark M = At.Mark();
-    int Line = M.line >= 0 ? M.line + 1 : 0;
-    int Column = M.column >= 0 ? M.column + 1 : 0;
+    auto [Line, Column] = position(At);
     throw ConfigError(FileName, Line, Column, Message);
   }
+  /// A node's 1-based line and column (0 when unknown).
+  static std::pair<int, int> position(const YAML::Node &At) {
+    YAML::Mark M = At.Mark();
+    return {M.line >= 0 ? M.line + 1 : 0, M.column >= 0 ? M.column + 1 : 0};
+  }
+  /// Where to report a problem with \p Value, the value of \p Key: at the value, or at its key
+  /// when there is none (yaml-cpp places a missing value where the next token starts, which at
+  /// the end of a file is the line after it).
+  static const YAML::Node &blame(const YAML::Node &Value, const YAML::Node &Key) {
+    return Value.IsNull() || Value.Mark().line < 0 ? Key : Value;
+  }
 
-  std::string scalar(const YAML::Node &Value, const std::string &Key) const;
-  std::string nonBlank(const YAML::Node &Value, const std::string &Key) const;
-  std::string nonEmptyWord(const YAML::Node &Value, const std::string &Key) const;
-  double seconds(const YAML::Node &Value, const std::string &Key, bool AllowZero) const;
-  bool boolean(const YAML::Node &Value, const std::string &Key) const;
+  std::string scalar(const YAML::Node &Value, const std::string &Key,
+                     const YAML::Node &KeyNode) const;
+  std::string nonBlank(const YAML::Node &Value, const std::string &Key,
+                       const YAML::Node &KeyNode) const;
+  std::string nonEmptyWord(const YAML::Node &Value, const std::string &Key,
+                           const YAML::Node &KeyNode) const;
+  double seconds(const YAML::Node &Value, const std::string &Key, const YAML::Node &KeyNode,
+                 bool AllowZero) const;
+  bool boolean(const YAML::Node &Value, const std::string &Key, const YAML::Node &KeyNode) const;
   HostConfig parseHost(const YAML::Node &Body, const YAML::Node *KeyName, const YAML::Node &At);
   void parseKey(HostConfig &Host, const std::string &Key, const YAML::Node &KeyNode,
                 const YAML::Node &Value);
@@ -61,21 +77,25 @@ private:
   std::string FileName;
 };
 
-std::string HostsParser::scalar(const YAML::Node &Value, const std::string &Key) const {
+std::string HostsParser::scalar(const YAML::Node &Value, const std::string &Key,
+                                const YAML::Node &KeyNode) const {
   if (!Value.IsScalar())
-    fail(Value, "'" + Key + "' must be a single value");
+    fail(blame(Value, KeyNode), "'" + Key + "' must be a single value" +
+                                    (Value.IsNull() ? std::string(", not nothing") : ""));
   return Value.Scalar();
 }
 
-std::string HostsParser::nonBlank(const YAML::Node &Value, const std::string &Key) const {
-  std::string S = scalar(Value, Key);
+std::string HostsParser::nonBlank(const YAML::Node &Value, const std::string &Key,
+                                  const YAML::Node &KeyNode) const {
+  std::string S = scalar(Value, Key, KeyNode);
   if (S.find_first_not_of(" \t\r\n") == std::string::npos)
     fail(Value, "'" + Key + "' must not be empty");
   return S;
 }
 
-std::string HostsParser::nonEmptyWord(const YAML::Node &Value, const std::string &Key) const {
-  std::string S = scalar(Value, Key);
+std::string HostsParser::nonEmptyWord(const YAML::Node &Value, const std::string &Key,
+                                      const YAML::Node &KeyNode) const {
+  std::string S = scalar(Value, Key, KeyNode);
   if (S.empty())
     fail(Value, "'" + Key + "' must not be empty");
   for (char C : S)
@@ -88,8 +108,8 @@ std::string HostsParser::nonEmptyWord(const YAML::Node &Value, const std::string
 }
 
 double HostsParser::seconds(const YAML::Node &Value, const std::string &Key,
-                            bool AllowZero) const {
-  std::string S = scalar(Value, Key);
+                            const YAML::Node &KeyNode, bool AllowZero) const {
+  std::string S = scalar(Value, Key, KeyNode);
   char *End = nullptr;
   double D = std::strtod(S.c_str(), &End);
   if (S.empty() || *End != '\0' || !std::isfinite(D))
@@ -102,8 +122,9 @@ double HostsParser::seconds(const YAML::Node &Value, const std::string &Key,
   return D;
 }
 
-bool HostsParser::boolean(const YAML::Node &Value, const std::string &Key) const {
-  std::string S = scalar(Value, Key);
+bool HostsParser::boolean(const YAML::Node &Value, const std::string &Key,
+                          const YAML::Node &KeyNode) const {
+  std::string S = scalar(Value, Key, KeyNode);
   if (S == "true" || S == "yes" || S == "on")
     return true;
   if (S == "false" || S == "no" || S == "off")
@@ -114,28 +135,28 @@ bool HostsParser::boolean(const YAML::Node &Value, const std::string &Key) const
 void HostsParser::parseKey(HostConfig &Host, const std::string &Key, const YAML::Node &KeyNode,
                            const YAML::Node &Value) {
   if (Key == "hostname") {
-    Host.Hostname = nonEmptyWord(Value, Key);
+    Host.Hostname = nonEmptyWord(Value, Key, KeyNode);
     // libssh would read "user@host" as a user name; say where that belongs instead.
     if (Host.Hostname.find_first_of("@/") != std::string::npos)
       fail(Value, "'hostname' must be a host name or address only, not '" + Host.Hostname +
                       "' (put the user name under 'user')");
   } else if (Key == "port") {
-    std::string S = scalar(Value, Key);
+    std::string S = scalar(Value, Key, KeyNode);
     char *End = nullptr;
     long P = std::strtol(S.c_str(), &End, 10);
     if (S.empty() || *End != '\0' || P < 1 || P > 65535)
       fail(Value, "'port' must be a whole number from 1 to 65535, not '" + S + "'");
     Host.Port = static_cast<int>(P);
   } else if (Key == "user") {
-    Host.User = nonEmptyWord(Value, Key);
+    Host.User = nonEmptyWord(Value, Key, KeyNode);
   } else if (Key == "identity_file") {
-    Host.IdentityFile = nonBlank(Value, Key);
+    Host.IdentityFile = nonBlank(Value, Key, KeyNode);
   } else if (Key == "agent") {
-    Host.UseAgent = boolean(Value, Key);
+    Host.UseAgent = boolean(Value, Key, KeyNode);
   } else if (Key == "known_hosts") {
-    Host.KnownHostsFile = nonBlank(Value, Key);
+    Host.KnownHostsFile = nonBlank(Value, Key, KeyNode);
   } else if (Key == "host_key_policy") {
-    std::string S = scalar(Value, Key);
+    std::string S = scalar(Value, Key, KeyNode);
     if (S == "strict")
       Host.KeyPolicy = HostKeyPolicy::Strict;
     else if (S == "accept-new")
@@ -143,40 +164,54 @@ void HostsParser::parseKey(HostConfig &Host, const std::string &Key, const YAML:
     else
       fail(Value, "'host_key_policy' must be 'strict' or 'accept-new', not '" + S + "'");
   } else if (Key == "connect_timeout") {
-    Host.ConnectTimeout = seconds(Value, Key, /*AllowZero=*/false);
+    Host.ConnectTimeout = seconds(Value, Key, KeyNode, /*AllowZero=*/false);
   } else if (Key == "command_timeout") {
-    Host.CommandTimeout = seconds(Value, Key, /*AllowZero=*/false);
+    Host.CommandTimeout = seconds(Value, Key, KeyNode, /*AllowZero=*/false);
   } else if (Key == "run_timeout") {
-    Host.RunTimeout = seconds(Value, Key, /*AllowZero=*/true);
+    Host.RunTimeout = seconds(Value, Key, KeyNode, /*AllowZero=*/true);
   } else if (Key == "cache_ttl") {
-    Host.CacheTtl = seconds(Value, Key, /*AllowZero=*/true);
+    Host.CacheTtl = seconds(Value, Key, KeyNode, /*AllowZero=*/true);
   } else if (Key == "env") {
     if (!Value.IsMap())
-      fail(Value, "'env' must be a map of variable names to values");
+      fail(blame(Value, KeyNode), "'env' must be a map of variable names to values");
+    std::set<std::string> Names;
     for (const auto &Entry : Value) {
-      std::string Name = scalar(Entry.first, "env");
+      std::string Name = scalar(Entry.first, "env", Entry.first);
       if (!isValidEnvName(Name))
         fail(Entry.first, "'" + Name + "' is not a valid environment variable name");
+      if (!Names.insert(Name).second)
+        fail(Entry.first, "env '" + Name + "' is given twice");
       if (!Entry.second.IsScalar())
-        fail(Entry.second, "the value of env '" + Name + "' must be a single value");
+        fail(blame(Entry.second, Entry.first),
+             "the value of env '" + Name + "' must be a single value");
+      if (Entry.second.Scalar().find('\0') != std::string::npos)
+        fail(Entry.second, "the value of env '" + Name + "' must not contain a NUL character");
       Host.Env.emplace_back(Name, Entry.second.Scalar());
     }
   } else if (Key == "setup") {
     if (Value.IsSequence()) {
       for (const auto &N : Value)
-        Host.Setup.push_back(nonBlank(N, "setup"));
+        Host.Setup.push_back(nonBlank(N, "setup", KeyNode));
     } else {
-      Host.Setup.push_back(nonBlank(Value, "setup"));
+      Host.Setup.push_back(nonBlank(Value, "setup", KeyNode));
     }
   } else if (Key == "workdir") {
-    Host.WorkDir = nonBlank(Value, Key);
+    Host.WorkDir = nonBlank(Value, Key, KeyNode);
   } else if (Key == "probe") {
-    Host.Probe = nonBlank(Value, Key);
+    Host.Probe = nonBlank(Value, Key, KeyNode);
   } else {
-    fail(KeyNode, "unknown key '" + Key +
-                      "' in a host (known: name, hostname, port, user, identity_file, agent, "
-                      "known_hosts, host_key_policy, connect_timeout, command_timeout, "
-                      "run_timeout, cache_ttl, env, setup, workdir, probe)");
+    static const std::vector<std::string> Known = {
+        "name",           "hostname",        "port",            "user",
+        "identity_file",  "agent",           "known_hosts",     "host_key_policy",
+        "connect_timeout", "command_timeout", "run_timeout",     "cache_ttl",
+        "env",            "setup",           "workdir",         "probe"};
+    std::string Near = suggestSpelling(Key, Known);
+    std::string List;
+    for (const std::string &K : Known)
+      List += (List.empty() ? "" : ", ") + K;
+    fail(KeyNode, "unknown key '" + Key + "' in a host" +
+                      (Near.empty() ? std::string() : "; did you mean '" + Near + "'?") +
+                      " (known: " + List + ")");
   }
 }
 
@@ -186,21 +221,21 @@ HostConfig HostsParser::parseHost(const YAML::Node &Body, const YAML::Node *KeyN
     fail(At, "a host must be a map of settings");
   HostConfig Host;
   Host.File = FileName;
-  Host.Line = At.Mark().line + 1;
   // Nodes are handles, so copies stay valid after the loop.
-  YAML::Node NameNode, AgentNode;
+  YAML::Node NameNode, NameKey, AgentNode;
   bool HasName = KeyName != nullptr, HasIdentity = false;
   if (KeyName)
-    NameNode = *KeyName;
+    NameNode = NameKey = *KeyName;
   std::set<std::string> Seen;
   for (const auto &Entry : Body) {
-    std::string Key = scalar(Entry.first, "key");
+    std::string Key = scalar(Entry.first, "key", Entry.first);
     if (!Seen.insert(Key).second)
       fail(Entry.first, "'" + Key + "' is given twice");
     if (Key == "name") {
       if (KeyName)
         fail(Entry.first, "'name' is the key of this host already; remove it here");
       NameNode = Entry.second;
+      NameKey = Entry.first;
       HasName = true;
       continue;
     }
@@ -212,7 +247,8 @@ HostConfig HostsParser::parseHost(const YAML::Node &Body, const YAML::Node *KeyN
   }
   if (!HasName)
     fail(At, "a host needs a 'name'");
-  Host.Name = nonEmptyWord(NameNode, "name");
+  Host.Name = nonEmptyWord(NameNode, "name", NameKey);
+  std::tie(Host.Line, Host.Column) = position(NameNode);
   for (char C : Host.Name)
     if (!std::isalnum(static_cast<unsigned char>(C)) && C != '.' && C != '_' && C != '-')
       fail(NameNode, "a host name may only use letters, digits, '.', '_' and '-': '" +
@@ -248,7 +284,7 @@ std::vector<HostConfig> HostsParser::parse(const YAML::Node &Root) {
   std::set<std::string> Names;
   for (const HostConfig &H : Hosts)
     if (!Names.insert(H.Name).second)
-      throw ConfigError(FileName, H.Line, 0, "host '" + H.Name + "' is defined twice");
+      throw ConfigError(FileName, H.Line, H.Column, "host '" + H.Name + "' is defined twice");
   return Hosts;
 }
 
@@ -264,13 +300,34 @@ std::vector<HostConfig> parseHosts(const std::string &Text, const std::string &F
   return HostsParser(FileName).parse(Root);
 }
 
-std::vector<HostConfig> loadHosts(const std::string &Path) {
+namespace {
+
+std::string readConfigFile(const std::string &Path) {
   std::ifstream In(Path);
   if (!In)
     throw ConfigError(Path, 0, 0, "cannot read the configuration file");
   std::stringstream Text;
   Text << In.rdbuf();
-  return parseHosts(Text.str(), Path);
+  return Text.str();
+}
+
+} // namespace
+
+Configuration parseConfiguration(const std::string &Text, const std::string &FileName) {
+  Configuration C;
+  // The runtime's parser checks the top level (syntax, unknown and repeated keys, a second
+  // hosts:) and its own keys; it leaves the hosts: section to this module.
+  C.Runtime = parseConfig(Text, FileName);
+  C.Hosts = parseHosts(Text, FileName);
+  return C;
+}
+
+Configuration loadConfiguration(const std::string &Path) {
+  return parseConfiguration(readConfigFile(Path), Path);
+}
+
+std::vector<HostConfig> loadHosts(const std::string &Path) {
+  return loadConfiguration(Path).Hosts;
 }
 
 std::string resolveConfigFile(const std::string &Explicit) {
@@ -289,11 +346,18 @@ const HostConfig *findHost(const std::vector<HostConfig> &Hosts, const std::stri
   return nullptr;
 }
 
+std::string localHome() {
+  if (const char *Home = std::getenv("HOME"); Home && *Home)
+    return Home;
+  if (const passwd *Pw = ::getpwuid(::getuid()); Pw && Pw->pw_dir)
+    return Pw->pw_dir;
+  return "";
+}
+
 std::string expandLocalPath(const std::string &Path) {
   if (Path != "~" && Path.compare(0, 2, "~/") != 0)
     return Path;
-  const char *Home = std::getenv("HOME");
-  return std::string(Home ? Home : "") + Path.substr(1);
+  return localHome() + Path.substr(1);
 }
 
 } // namespace remote

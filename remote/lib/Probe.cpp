@@ -7,6 +7,7 @@
 
 #include "clustrix/remote/Error.h"
 #include "clustrix/remote/Shell.h"
+#include "clustrix/remote/Text.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -69,7 +70,7 @@ std::string firstLine(const std::string &Text) {
   for (const std::string &L : splitLines(Text)) {
     std::string T = trim(L);
     if (!T.empty())
-      return T.size() > 200 ? T.substr(0, 200) + "…" : T;
+      return truncateUtf8(printable(T), 200);
   }
   return "";
 }
@@ -85,7 +86,7 @@ std::vector<RemoteGpu> parseGpuCsv(const std::string &Text, const std::string &H
     if (Line.empty())
       continue;
     auto Garbled = [&](const std::string &Why) {
-      std::string Shown = Line.size() > 120 ? Line.substr(0, 120) + "…" : Line;
+      std::string Shown = truncateUtf8(printable(Line), 120);
       return RemoteError(RemoteErrorKind::ProbeGarbled, Host,
                          "probe output line " + std::to_string(LineNo) + " " + Why + ": '" +
                              Shown + "'");
@@ -108,7 +109,7 @@ std::vector<RemoteGpu> parseGpuCsv(const std::string &Text, const std::string &H
     G.Index = static_cast<int>(Index);
     if (!Indices.insert(G.Index).second)
       throw Garbled("repeats GPU index " + Fields[0]);
-    G.Name = Fields[1];
+    G.Name = printable(Fields[1]);
     if (G.Name.empty())
       throw Garbled("has no GPU name");
     G.MemoryTotalMiB = parseCount(Fields[2]);
@@ -129,7 +130,7 @@ std::vector<RemoteGpu> parseGpuCsv(const std::string &Text, const std::string &H
       throw Garbled("has no compute capability (like 9.0)");
     G.ComputeMajor = static_cast<int>(Major);
     G.ComputeMinor = static_cast<int>(Minor);
-    G.Uuid = Fields[5];
+    G.Uuid = printable(Fields[5]);
     if (!startsWith(G.Uuid, "GPU-") || G.Uuid.size() < 8)
       throw Garbled("has no GPU UUID (GPU-…)");
     if (!Uuids.insert(G.Uuid).second)
@@ -155,7 +156,7 @@ Visibility applyVisibleDevices(const std::vector<RemoteGpu> &Gpus,
   while (std::getline(In, Entry, ',')) {
     Entry = trim(Entry);
     auto Stop = [&](const std::string &Why) {
-      V.Warnings.push_back("CUDA_VISIBLE_DEVICES entry '" + Entry + "' " + Why +
+      V.Warnings.push_back("CUDA_VISIBLE_DEVICES entry '" + printable(Entry) + "' " + Why +
                            "; CUDA ignores it and every entry after it");
     };
     int Found = -1;
@@ -196,15 +197,15 @@ Visibility applyVisibleDevices(const std::vector<RemoteGpu> &Gpus,
   return V;
 }
 
-std::string probeCommand(const HostConfig &Host) {
+RemoteCommand probeCommand(const HostConfig &Host) {
   ShellPrelude Prelude{Host.WorkDir, Host.Env, Host.Setup};
   std::string Body =
-      preludeCommand(Prelude, ReadyMarker) + "{ printf '" + CpusMarker +
+      "{ printf '" + std::string(CpusMarker) +
       "%s\\n' \"$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)\"; "
       "if [ \"${CUDA_VISIBLE_DEVICES+set}\" = set ]; then printf '" +
       CvdMarker + "set %s\\n' \"$CUDA_VISIBLE_DEVICES\"; else printf '" + CvdMarker +
       "unset\\n'; fi; { " + Host.Probe + "\n}; printf '\\n" + ExitMarker + "%d\\n' \"$?\"; }";
-  return guardedCommand(Body);
+  return preludedCommand(Prelude, ReadyMarker, Body);
 }
 
 ProbeReport parseProbeOutput(const HostConfig &Host, const std::string &Stdout,
@@ -283,7 +284,7 @@ ProbeReport parseProbeOutput(const HostConfig &Host, const std::string &Stdout,
     std::string Source = Configured && *Configured == R.Visible.Value
                              ? "the host's env configuration"
                              : "the host's login environment or setup commands";
-    R.Notes.push_back("CUDA_VISIBLE_DEVICES='" + R.Visible.Value + "' (from " + Source +
+    R.Notes.push_back("CUDA_VISIBLE_DEVICES='" + printable(R.Visible.Value) + "' (from " + Source +
                       ") leaves " + std::to_string(R.Visible.Visible.size()) + " of the host's " +
                       std::to_string(R.Gpus.size()) + " GPUs visible");
   }

@@ -6,6 +6,7 @@
 #include "clustrix/remote/Report.h"
 
 #include "clustrix/Config.h"
+#include "clustrix/remote/Text.h"
 
 namespace clustrix {
 namespace remote {
@@ -34,6 +35,9 @@ DeviceReport toDeviceReport(const ProbeReport &Probe) {
   Cpu.Threads = Probe.Cpus;
   R.Devices.push_back(Cpu);
   R.CudaAvailable = Ordinal > 0;
+  R.TotalGpus = static_cast<int>(Probe.Gpus.size());
+  if (Probe.Visible.Restricted)
+    R.CudaVisibleDevices = printable(Probe.Visible.Value);
   if (Probe.ProbeMissing)
     R.CudaStatus = "no nvidia-smi on the host";
   else if (Probe.Gpus.empty())
@@ -75,7 +79,7 @@ RemoteAnswer queryRemoteDevices(const RemoteQuery &Query) {
       A.ExitCode = 2;
       return A;
     }
-    Hosts = loadHosts(File);
+    Hosts = loadConfiguration(File).Hosts;
   } catch (const ConfigError &E) {
     A.Errors.push_back(E.what());
     A.ExitCode = 2;
@@ -105,8 +109,7 @@ RemoteAnswer queryRemoteDevices(const RemoteQuery &Query) {
     }
     A.Errors.push_back(O.Error->what());
     A.ExitCode = 1;
-    if (Query.AllHosts)
-      A.Reports.push_back(toDeviceReport(*O.Error));
+    A.Reports.push_back(toDeviceReport(*O.Error));
   }
   return A;
 }

@@ -1,16 +1,17 @@
 //===- remote/Session.cpp - One SSH connection to a host ------------------===//
 //
 // libssh client: bounded TCP connect (our own socket, so that refused, unreachable and timeout are
-// told apart), host key policy, public-key authentication, streaming commands and SFTP upload.
+// told apart), host key policy, public-key authentication, and commands that take their standard
+// input from us and stream their output.
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/remote/Session.h"
 
 #include "clustrix/remote/Error.h"
+#include "clustrix/remote/Text.h"
 
 #include <libssh/callbacks.h>
 #include <libssh/libssh.h>
-#include <libssh/sftp.h>
 
 #include <cerrno>
 #include <chrono>
@@ -27,6 +28,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <thread>
 #include <unistd.h>
 
@@ -208,6 +210,70 @@ int signalNumber(const std::string &Name) {
   return SIGTERM; // An unknown name still means "killed by a signal".
 }
 
+/// What the SSH agent named by $SSH_AUTH_SOCK says when asked for its keys. libssh reports an
+/// agent that does not answer as the server refusing the agent's keys, which sends the user to
+/// the wrong machine; asking first tells the two apart.
+struct AgentState {
+  bool Set = false;     ///< SSH_AUTH_SOCK is set.
+  bool Answers = false; ///< The agent answered the request for its keys.
+  long Keys = -1;       ///< How many keys it holds, when it answered.
+  std::string Why;      ///< Why it does not answer.
+};
+
+AgentState askAgent(double TimeoutSeconds) {
+  AgentState A;
+  const char *Path = std::getenv("SSH_AUTH_SOCK");
+  if (!Path || !*Path)
+    return A;
+  A.Set = true;
+  sockaddr_un Addr{};
+  Addr.sun_family = AF_UNIX;
+  if (std::strlen(Path) >= sizeof(Addr.sun_path)) {
+    A.Why = "the socket's path is too long";
+    return A;
+  }
+  std::strcpy(Addr.sun_path, Path);
+  int Fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (Fd < 0) {
+    A.Why = std::strerror(errno);
+    return A;
+  }
+  std::unique_ptr<int, void (*)(int *)> Guard(&Fd, [](int *F) { ::close(*F); });
+  if (::connect(Fd, reinterpret_cast<sockaddr *>(&Addr), sizeof(Addr)) != 0) {
+    A.Why = std::string("connecting to it failed: ") + std::strerror(errno);
+    return A;
+  }
+  // SSH_AGENTC_REQUEST_IDENTITIES (11), framed by its length; the answer starts with its length,
+  // SSH_AGENT_IDENTITIES_ANSWER (12) and the number of keys.
+  const unsigned char Request[] = {0, 0, 0, 1, 11};
+  if (::send(Fd, Request, sizeof(Request), MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof(Request))) {
+    A.Why = std::string("it does not take a request: ") + std::strerror(errno);
+    return A;
+  }
+  unsigned char Reply[9];
+  size_t Got = 0;
+  Clock::time_point Deadline = deadlineAfter(TimeoutSeconds);
+  while (Got < sizeof(Reply)) {
+    pollfd P{Fd, POLLIN, 0};
+    int Ready = ::poll(&P, 1, msLeft(Deadline));
+    if (Ready < 0 && errno == EINTR)
+      continue;
+    if (Ready <= 0)
+      break;
+    ssize_t N = ::recv(Fd, Reply + Got, sizeof(Reply) - Got, 0);
+    if (N <= 0)
+      break;
+    Got += static_cast<size_t>(N);
+  }
+  if (Got < sizeof(Reply) || Reply[4] != 12) {
+    A.Why = "it did not answer a request for its keys";
+    return A;
+  }
+  A.Answers = true;
+  A.Keys = (long(Reply[5]) << 24) | (long(Reply[6]) << 16) | (long(Reply[7]) << 8) | Reply[8];
+  return A;
+}
+
 } // namespace
 
 int CommandExit::code() const {
@@ -272,6 +338,10 @@ void SshSession::Impl::connect() {
   if (!Host.User.empty())
     ssh_options_set(Session, SSH_OPTIONS_USER, Host.User.c_str());
   ssh_options_set(Session, SSH_OPTIONS_KNOWNHOSTS, KnownHosts.c_str());
+  // libssh would take the default keys (%d/id_*) from the passwd entry's home; ~/ in the
+  // configuration means localHome(), and so does this.
+  std::string SshDir = localHome() + "/.ssh";
+  ssh_options_set(Session, SSH_OPTIONS_SSH_DIR, SshDir.c_str());
   ssh_options_set(Session, SSH_OPTIONS_TIMEOUT, &Seconds);
   ssh_options_set(Session, SSH_OPTIONS_TIMEOUT_USEC, &Micros);
   socket_t Socket = Fd;
@@ -353,7 +423,7 @@ void SshSession::Impl::authenticate() {
     }
   }
   int Rc;
-  std::string Offered;
+  std::string Offered, AgentNote;
   if (!Host.IdentityFile.empty()) {
     std::string Path = expandLocalPath(Host.IdentityFile);
     Offered = "the key " + Path;
@@ -375,12 +445,25 @@ void SshSession::Impl::authenticate() {
     ssh_key_free(Key);
   } else if (Host.UseAgent) {
     Offered = "the keys of the SSH agent";
-    if (!std::getenv("SSH_AUTH_SOCK"))
+    AgentState Agent = askAgent(Host.ConnectTimeout);
+    if (!Agent.Set)
       fail(RemoteErrorKind::Authentication,
            "'agent: true' but no SSH agent is running here (SSH_AUTH_SOCK is not set)");
+    if (!Agent.Answers)
+      fail(RemoteErrorKind::Authentication,
+           "'agent: true' but the SSH agent does not answer (SSH_AUTH_SOCK is set, but " +
+               Agent.Why + "); start one (eval \"$(ssh-agent)\") and add your key (ssh-add)");
+    if (Agent.Keys == 0)
+      fail(RemoteErrorKind::Authentication,
+           "'agent: true' but the SSH agent holds no keys; add yours with ssh-add");
     Rc = ssh_userauth_agent(Session, nullptr);
   } else {
-    Offered = "the SSH agent's keys and the default keys (~/.ssh/id_*)";
+    Offered = "the default keys (" + localHome() + "/.ssh/id_*)";
+    AgentState Agent = askAgent(Host.ConnectTimeout);
+    if (Agent.Answers)
+      Offered = "the SSH agent's keys and " + Offered;
+    else if (Agent.Set)
+      AgentNote = "; the SSH agent does not answer (" + Agent.Why + "), so its keys were not offered";
     Rc = ssh_userauth_publickey_auto(Session, nullptr, nullptr);
   }
   switch (Rc) {
@@ -388,7 +471,7 @@ void SshSession::Impl::authenticate() {
     return;
   case SSH_AUTH_DENIED:
     fail(RemoteErrorKind::Authentication, "the server refused " + Offered + " for user '" +
-                                              User + "' (authentication failed)");
+                                              User + "' (authentication failed)" + AgentNote);
   case SSH_AUTH_PARTIAL:
     fail(RemoteErrorKind::Authentication,
          "the server wants more than a public key for user '" + User +
@@ -407,9 +490,16 @@ SshSession::SshSession(const HostConfig &Host) : Host(Host), P(std::make_unique<
 
 SshSession::~SshSession() = default;
 
-CommandExit SshSession::run(const std::string &Command, const CommandIO &IO,
+CommandExit SshSession::run(const RemoteCommand &Command, const CommandIO &IO,
                             double TimeoutSeconds) {
   ssh_session S = P->Session;
+  std::ifstream File;
+  if (!Command.InputFile.empty()) {
+    File.open(Command.InputFile, std::ios::binary);
+    if (!File)
+      throw RemoteError(RemoteErrorKind::CommandFailed, Host.Name,
+                        "cannot read " + Command.InputFile + ": " + std::strerror(errno));
+  }
   std::unique_ptr<ssh_channel_struct, void (*)(ssh_channel)> Channel(ssh_channel_new(S),
                                                                      ssh_channel_free);
   if (!Channel)
@@ -424,7 +514,7 @@ CommandExit SshSession::run(const std::string &Command, const CommandIO &IO,
   Callbacks.channel_exit_signal_function = onExitSignal;
   ssh_callbacks_init(&Callbacks);
   ssh_set_channel_callbacks(C, &Callbacks);
-  if (ssh_channel_request_exec(C, Command.c_str()) != SSH_OK)
+  if (ssh_channel_request_exec(C, Command.Text.c_str()) != SSH_OK)
     P->failSsh(RemoteErrorKind::Protocol, "starting the remote command");
 
   // libssh stops reading the socket for a channel's reads once the remote sent EOF, but the exit
@@ -439,14 +529,68 @@ CommandExit SshSession::run(const std::string &Command, const CommandIO &IO,
     ~RemoveSession() { ssh_event_remove_session(E, S); }
   } Remover{Event.get(), S};
 
-  Clock::time_point Deadline = deadlineAfter(TimeoutSeconds);
+  // Standard input: the text, then the file, a block per turn of the loop so that output keeps
+  // flowing; ssh_channel_write blocks (within the connect timeout) until the host's window has
+  // room. The run's own deadline starts once everything is written.
+  size_t TextSent = 0;
+  bool InputDone = false;
+  char Buffer[32768];
+  // Returns false when the command ended (its channel closed) before it took all its input: a
+  // command that fails at once (a `cd` into a missing directory) is answered by its exit status,
+  // not by a write error.
+  auto writeInput = [&](const char *Data, size_t Size) {
+    while (Size > 0) {
+      if (ssh_channel_is_closed(C))
+        return false;
+      int N = ssh_channel_write(C, Data, static_cast<uint32_t>(std::min<size_t>(Size, 1u << 20)));
+      if (N < 0 && ssh_is_connected(S) && ssh_channel_is_closed(C))
+        return false;
+      if (N < 0)
+        P->failSsh(RemoteErrorKind::ConnectionLost, "sending the command's input");
+      if (N == 0)
+        P->fail(RemoteErrorKind::Timeout, "the host stopped reading the command's input for " +
+                                              formatSeconds(Host.ConnectTimeout) + " s");
+      Data += N;
+      Size -= static_cast<size_t>(N);
+    }
+    return true;
+  };
+  auto sendSomeInput = [&] {
+    bool Open = true;
+    if (TextSent < Command.Input.size()) {
+      size_t N = std::min(Command.Input.size() - TextSent, sizeof(Buffer));
+      Open = writeInput(Command.Input.data() + TextSent, N);
+      TextSent += N;
+      if (Open)
+        return;
+    } else if (File.is_open() && File) {
+      File.read(Buffer, sizeof(Buffer));
+      if (File.bad())
+        throw RemoteError(RemoteErrorKind::CommandFailed, Host.Name,
+                          "cannot read " + Command.InputFile + ": " + std::strerror(errno));
+      if (File.gcount() > 0) {
+        Open = writeInput(Buffer, static_cast<size_t>(File.gcount()));
+        if (Open)
+          return;
+      }
+    }
+    if (Open && Command.EndInput)
+      ssh_channel_send_eof(C);
+    InputDone = true;
+  };
+
+  Clock::time_point Deadline = Clock::time_point::max();
   Clock::time_point StopDeadline = Clock::time_point::max();
   bool Stopping = false;
-  char Buffer[16384];
   for (;;) {
-    if (!Stopping && IO.ShouldStop && IO.ShouldStop()) {
-      // One line on the channel's stdin is a Ctrl-C for the remote process group (see
-      // guardedCommand()).
+    if (!InputDone) {
+      sendSomeInput();
+      if (InputDone)
+        Deadline = deadlineAfter(TimeoutSeconds);
+    }
+    if (InputDone && !Stopping && IO.ShouldStop && IO.ShouldStop()) {
+      // One line on the channel's stdin, after the environment block, is a Ctrl-C for the
+      // remote process group (see guardedCommand()).
       ssh_channel_write(C, "INT\n", 4);
       Stopping = true;
       StopDeadline = deadlineAfter(InterruptGraceSeconds);
@@ -472,7 +616,7 @@ CommandExit SshSession::run(const std::string &Command, const CommandIO &IO,
     if (Out == SSH_ERROR || Err == SSH_ERROR || !ssh_is_connected(S))
       P->fail(RemoteErrorKind::ConnectionLost,
               "the connection dropped while the remote command ran (" + P->sshError() + ")");
-    if (Out > 0 || Err > 0)
+    if (Out > 0 || Err > 0 || !InputDone)
       continue;
     if (ssh_channel_is_closed(C) || (ssh_channel_is_eof(C) && Exit.Got))
       break;
@@ -496,7 +640,7 @@ CommandExit SshSession::run(const std::string &Command, const CommandIO &IO,
   return Out;
 }
 
-CapturedCommand SshSession::capture(const std::string &Command, double TimeoutSeconds) {
+CapturedCommand SshSession::capture(const RemoteCommand &Command, double TimeoutSeconds) {
   CapturedCommand Result;
   CommandIO IO;
   IO.Stdout = [&](const char *Data, size_t Size) {
@@ -509,34 +653,6 @@ CapturedCommand SshSession::capture(const std::string &Command, double TimeoutSe
   };
   Result.Exit = run(Command, IO, TimeoutSeconds);
   return Result;
-}
-
-void SshSession::upload(const std::string &LocalPath, const std::string &RemotePath, int Mode) {
-  std::ifstream In(LocalPath, std::ios::binary);
-  if (!In)
-    throw RemoteError(RemoteErrorKind::CommandFailed, Host.Name,
-                      "cannot read " + LocalPath + " to copy it: " + std::strerror(errno));
-  std::unique_ptr<sftp_session_struct, void (*)(sftp_session)> Sftp(sftp_new(P->Session),
-                                                                    sftp_free);
-  if (!Sftp)
-    P->failSsh(RemoteErrorKind::Protocol, "starting SFTP");
-  if (sftp_init(Sftp.get()) != SSH_OK)
-    P->failSsh(RemoteErrorKind::Protocol, "starting SFTP (is the sftp subsystem enabled?)");
-  sftp_file File = sftp_open(Sftp.get(), RemotePath.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                             static_cast<mode_t>(Mode));
-  if (!File)
-    P->failSsh(RemoteErrorKind::CommandFailed, "creating " + RemotePath + " over SFTP");
-  char Buffer[32768];
-  bool Ok = true;
-  while (Ok && In) {
-    In.read(Buffer, sizeof(Buffer));
-    std::streamsize N = In.gcount();
-    if (N > 0)
-      Ok = sftp_write(File, Buffer, static_cast<size_t>(N)) == N;
-  }
-  bool Closed = sftp_close(File) == SSH_OK;
-  if (!Ok || !Closed || In.bad())
-    P->failSsh(RemoteErrorKind::CommandFailed, "copying " + LocalPath + " to " + RemotePath);
 }
 
 } // namespace remote

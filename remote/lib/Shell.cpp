@@ -45,15 +45,41 @@ bool isValidEnvName(const std::string &Name) {
   return true;
 }
 
-std::string guardedCommand(const std::string &Body) {
-  // sshd makes the command's shell a session (and process group) leader. A background watcher
-  // reads the channel's stdin, kept on fd 3: each line we send is a Ctrl-C for the whole group
-  // (the watcher itself ignores SIGINT, as every background job of a non-interactive shell does),
-  // and end of input (we closed the channel, or the connection dropped) kills the group, so
-  // nothing we started outlives us. The group id stays ours while the watcher, a member, lives.
-  return "exec 3<&0 </dev/null; { while read -r line <&3; do kill -s INT -- -$$; done; "
-         "kill -s KILL -- -$$; } >/dev/null 2>&1 & exec 3<&-; " +
-         Body;
+std::string environmentInput(const EnvList &Env) {
+  std::string Script;
+  for (const auto &[Name, Value] : Env) {
+    if (!isValidEnvName(Name))
+      throw std::invalid_argument("not an environment variable name: '" + Name + "'");
+    if (Value.find('\0') != std::string::npos)
+      throw std::invalid_argument("the value of '" + Name + "' contains a NUL character");
+    Script += "export " + Name + "=" + shellQuote(Value) + "\n";
+  }
+  // A quoted value may hold newlines: the count is of lines, not of variables.
+  size_t Lines = 0;
+  for (char C : Script)
+    Lines += C == '\n';
+  return std::to_string(Lines) + "\n" + Script;
+}
+
+RemoteCommand guardedCommand(const std::string &Body, const EnvList &Env) {
+  // sshd makes the command's shell a session (and process group) leader. Its standard input,
+  // kept on fd 3, first carries the environment block, read line by line (`read` takes one
+  // byte at a time from a pipe, so nothing after the block is consumed) into __clx_env, which
+  // preludeCommand's text evaluates. Then a background watcher reads the rest: each line we send
+  // is a Ctrl-C for the whole group (the watcher itself ignores SIGINT, as every background job
+  // of a non-interactive shell does), and end of input (we closed the channel, or the connection
+  // dropped) kills the group, so nothing we started outlives us. The group id stays ours while
+  // the watcher, a member, lives. The command line holds none of the values, so `ps` shows
+  // nothing secret.
+  RemoteCommand C;
+  C.Text = "exec 3<&0 </dev/null; IFS= read -r __clx_n <&3 || exit 125; __clx_env=; "
+           "while [ \"$__clx_n\" -gt 0 ]; do IFS= read -r __clx_l <&3 || exit 125; "
+           "__clx_env=\"$__clx_env$__clx_l\n\"; __clx_n=$((__clx_n - 1)); done; "
+           "{ while read -r line <&3; do kill -s INT -- -$$; done; "
+           "kill -s KILL -- -$$; } >/dev/null 2>&1 & exec 3<&-; " +
+           Body;
+  C.Input = environmentInput(Env);
+  return C;
 }
 
 std::string preludeCommand(const ShellPrelude &Prelude, const std::string &Marker) {
@@ -62,11 +88,12 @@ std::string preludeCommand(const ShellPrelude &Prelude, const std::string &Marke
     std::string Dir = shellPath(Prelude.WorkDir);
     Out += "mkdir -p -- " + Dir + " && cd -- " + Dir + " && ";
   }
-  for (const auto &[Name, Value] : Prelude.Env) {
-    if (!isValidEnvName(Name))
-      throw std::invalid_argument("not an environment variable name: '" + Name + "'");
-    Out += "export " + Name + "=" + shellQuote(Value) + " && ";
-  }
+  for (const auto &Entry : Prelude.Env)
+    if (!isValidEnvName(Entry.first))
+      throw std::invalid_argument("not an environment variable name: '" + Entry.first + "'");
+  // The exports themselves arrive on standard input (guardedCommand); this only runs them.
+  if (!Prelude.Env.empty())
+    Out += "eval \"$__clx_env\" && ";
   // A setup command is the user's own shell text; the braces and the newline keep its `;`, `||`
   // or trailing comment from changing how the rest of the line chains.
   for (const std::string &Command : Prelude.Setup)
@@ -74,6 +101,11 @@ std::string preludeCommand(const ShellPrelude &Prelude, const std::string &Marke
   if (!Marker.empty())
     Out += "printf '%s\\n' " + shellQuote(Marker) + " && ";
   return Out;
+}
+
+RemoteCommand preludedCommand(const ShellPrelude &Prelude, const std::string &Marker,
+                              const std::string &Body) {
+  return guardedCommand(preludeCommand(Prelude, Marker) + Body, Prelude.Env);
 }
 
 std::string execCommand(const std::vector<std::string> &Argv) {

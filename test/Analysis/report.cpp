@@ -76,6 +76,7 @@ void refused(int n, double *a) {
 // CHECK-NEXT:         "name": "src",
 // CHECK:          "schedule": "cyclic",
 // CHECK-NEXT:     "score": {{[0-9]+}},
+// CHECK-NEXT:     "unit": "{{.*}}report.cpp",
 // CHECK-NEXT:     "work_per_iteration": {{[0-9.]+}}
 // CHECK:          "decision": "refused",
 // CHECK:          "function": "refused",
@@ -102,4 +103,7 @@ void refused(int n, double *a) {
 // CHECK-NEXT:         "access": "read-write",
 
 // EMPTY:      "clustrix_report": 1,
+// EMPTY-NEXT: "files": [
+// EMPTY-NEXT:   "{{.*}}report.cpp.tmp.plain.cpp"
+// EMPTY-NEXT: ],
 // EMPTY-NEXT: "loops": []

@@ -49,7 +49,7 @@ int main(int Argc, char **Argv) {
 // GOOD: result: 1 wide
 // ENV: parallel on 3 devices (cpu0, cpu1, cpu2): 1000 iterations, dynamic schedule
 // PROGRAM: parallel on 4 devices (cpu0, cpu1, cpu2, cpu3): 1000 iterations, dynamic schedule
-// BAD: clustrix: error: {{.*}}bad.yml:3:1: unknown key 'min_iters_per_devise' (known keys: {{.*}}) (the configuration file is ignored)
+// BAD: clustrix: error: {{.*}}bad.yml:3:1: unknown key 'min_iters_per_devise'; did you mean 'min_iters_per_device'? (known keys: {{.*}}) (the configuration file is ignored)
 // BAD-NOT: error
 // BAD: serial: 1000 iterations x 4 operations is below serial_threshold (32768)
 // BAD: result: 1 serial

@@ -135,6 +135,8 @@ int main(int argc, char **argv) {
     Cmd.push_back("-lclustrix_rt");
     Cmd.push_back("-pthread");
     Cmd.push_back("-ldl");
+    if (*CLUSTRIX_SANITIZE)
+      Cmd.push_back(std::string("-fsanitize=") + CLUSTRIX_SANITIZE);
   }
   if (Show) {
     for (size_t I = 0; I < Cmd.size(); ++I)

@@ -84,7 +84,7 @@ private:
 };
 
 struct Result {
-  std::vector<LoopRecord> Records;
+  std::vector<ReportUnit> Units; ///< One per translation unit, in the order they ran.
   bool Failed = false;
 };
 
@@ -102,10 +102,10 @@ private:
   void finish(CompilerInstance &CI, PipelineOutput &O) {
     // Diagnostics go straight into this parse's engine: the locations are its own.
     emitDiagnostics(CI.getDiagnostics(), O.Diags, [](SourceLocation L) { return L; });
-    Res.Records.insert(Res.Records.end(), O.Records.begin(), O.Records.end());
     SourceManager &SM = CI.getSourceManager();
     OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID());
     std::string In = FE ? FE->getName().str() : "input";
+    Res.Units.push_back({In, O.Records});
     if (O.SourceHadErrors || O.Errors) {
       llvm::errs() << "clustrix-rewrite: " << In << ": not rewritten because of the errors above\n";
       Res.Failed = true;
@@ -197,7 +197,7 @@ int main(int argc, const char **argv) {
   RewriteFactory Factory(Opts, Res, Files.size());
   int RC = Tool.run(&Factory);
   if (!ReportFile.empty())
-    if (llvm::Error E = writeReport(ReportFile, Res.Records)) {
+    if (llvm::Error E = writeReport(ReportFile, Res.Units)) {
       llvm::errs() << "clustrix-rewrite: " << llvm::toString(std::move(E)) << "\n";
       return 1;
     }

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -142,6 +143,7 @@ int runOverMpi(const std::vector<HostConfig> &Configured, const MpiLaunch &L, ch
   }
   pid_t Pid = ::fork();
   if (Pid == 0) {
+    std::signal(SIGPIPE, SIG_DFL); // ignored by clustrix-run itself, not by mpirun
     std::vector<char *> A;
     for (std::string &S : Argv)
       A.push_back(&S[0]);

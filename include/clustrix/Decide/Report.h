@@ -2,7 +2,8 @@
 //
 // The report: one JSON record per annotated loop (location, decision, reasons, regions,
 // reductions, appends, score), written where the user asks, as -fsave-optimization-record does.
-// docs/report.md describes the format.
+// One report file serves several translation units: each compile replaces the records of its
+// own main file and keeps the others'. docs/report.md describes the format.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CLUSTRIX_DECIDE_REPORT_H
@@ -43,11 +44,15 @@ struct LoopRecord {
   std::string GPUReason;  ///< Why not, when it has none.
 };
 
-/// Renders the records as a JSON document.
-std::string renderReport(const std::vector<LoopRecord> &Records);
+/// The records of one translation unit, named by its main file as the compiler was given it.
+struct ReportUnit {
+  std::string File;
+  std::vector<LoopRecord> Records;
+};
 
-/// Writes the report to Path.
-llvm::Error writeReport(llvm::StringRef Path, const std::vector<LoopRecord> &Records);
+/// Merges the units into the report at \p Path, under a lock: the records of every unit's file
+/// are replaced, those of other files kept; a file that is not a report is overwritten.
+llvm::Error writeReport(llvm::StringRef Path, const std::vector<ReportUnit> &Units);
 
 } // namespace clustrix
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace clustrix {
 
@@ -84,6 +85,10 @@ void resetConfiguration();
 /// reported once on stderr (`clustrix: error: FILE:LINE:COL: ...`) and ignored, so a program
 /// never stops because of its configuration: it runs with the remaining settings.
 RuntimeConfig currentConfig();
+
+/// The candidate closest to \p Word within a small edit distance (at most 3, and a third of the
+/// candidate's length), for "did you mean" hints of configuration keys; "" when none is close.
+std::string suggestSpelling(const std::string &Word, const std::vector<std::string> &Candidates);
 
 /// Name of a log level as the configuration spells it ("warn").
 const char *logLevelName(LogLevel L);

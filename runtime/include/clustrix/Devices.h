@@ -10,6 +10,7 @@
 #define CLUSTRIX_DEVICES_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,10 @@ struct DeviceReport {
   int DriverVersion = 0;          ///< CUDA driver version (e.g. 13000), 0 when unknown.
   std::string CudaStatus;         ///< Why there is no CUDA device, when there is none.
   std::vector<std::string> Notes; ///< Warnings for the user, e.g. CUDA_VISIBLE_DEVICES hiding GPUs.
+  /// GPUs the host has, whatever CUDA_VISIBLE_DEVICES says; -1 when unknown.
+  int TotalGpus = -1;
+  /// CUDA_VISIBLE_DEVICES as the report's processes see it, when it is set.
+  std::optional<std::string> CudaVisibleDevices;
 
   /// Number of CUDA devices in Devices.
   int gpuCount() const;
@@ -61,15 +66,20 @@ DeviceInfo localCpuDevice();
 
 /// A human-readable table, one device per line, with notes after it.
 std::string formatDeviceTable(const DeviceReport &R);
-/// A JSON object for one host.
+/// A JSON object for one host, on one line (docs/runtime.md lists the fields). Invalid UTF-8 in
+/// a name or a message is replaced, so the output is always valid JSON.
 std::string formatDeviceJson(const DeviceReport &R);
-/// A JSON array of host objects.
+/// A JSON array of host objects, on one line.
 std::string formatDeviceJson(const std::vector<DeviceReport> &Rs);
-/// The probe form scripts read: `GPU_COUNT:N`, `CUDA_AVAILABLE:True|False`, `CPU_THREADS:N`, then
-/// one `GPU_I:name|total_mib|major.minor|sms` line per GPU.
+/// The probe form scripts read: `GPU_COUNT:N` (the visible GPUs), `CUDA_AVAILABLE:True|False`,
+/// `CPU_THREADS:N`, `GPU_TOTAL:N` when the total is known, `CUDA_VISIBLE_DEVICES:VALUE` when it
+/// is set, then one `GPU_I:name|total_mib|major.minor|sms` line per GPU.
 std::string formatProbeLines(const DeviceReport &R);
+/// The most GPUs a probe answer may claim (GPU_COUNT, GPU_TOTAL, GPU_<n> lines).
+constexpr int MaxProbeGpus = 1024;
 /// Reads the probe form back (unknown lines are ignored, so the original Python probe's two lines
-/// are enough). Returns false when GPU_COUNT is missing or malformed.
+/// are enough). Returns false when GPU_COUNT is missing or malformed, or when the answer claims
+/// more than MaxProbeGpus GPUs.
 bool parseProbeLines(const std::string &Text, DeviceReport &Out);
 
 } // namespace clustrix

@@ -189,6 +189,11 @@ inline bool keepSerial(const LoopInfo &Info, uint64_t TripCount) {
   return true;
 }
 
+/// Logs (at info level) that the loop runs exactly as written, serially: generated code calls it
+/// when the loop's trip count cannot be represented (a zero step, a wrap-around, a `!=` bound
+/// never met), where runLoop is not called at all.
+void noteAsWritten(const LoopInfo &Info);
+
 /// Registers an ahead-of-time compiled image (cubin or fatbin) for a kernel, so that the runtime
 /// needs no NVRTC for it. Called from static initializers that nvcc-compiled sources contain.
 void registerKernelImage(const char *KernelName, uint64_t KernelHash, const void *Image,

@@ -172,6 +172,9 @@ typedef struct clustrix_LoopArgs {
 int clustrix_run_loop(const clustrix_LoopInfo *Info,
                       const clustrix_LoopArgs *Args) CLUSTRIX_C_NOEXCEPT;
 
+/* Runtime.h's noteAsWritten: logs (at info level) that the loop runs exactly as written. */
+void clustrix_note_as_written(const clustrix_LoopInfo *Info) CLUSTRIX_C_NOEXCEPT;
+
 /*===----------------------------------------------------------------------===*
  * Helpers of generated code (Runtime.h's templates, for C)
  *===----------------------------------------------------------------------===*/

@@ -647,13 +647,15 @@ public:
     const DriverApi &Api = DriverApi::get();
     std::string Err;
     int Count = 0;
+    bool Counted = false;
     if (!Api.Loaded) {
       R.CudaStatus = "no CUDA driver: " + Api.Error;
     } else if (!CLUSTRIX_CU(Api, Err, cuInit(0))) {
       R.CudaStatus = "the CUDA driver failed to initialize: " + Err;
     } else {
       Api.cuDriverGetVersion(&R.DriverVersion);
-      if (!CLUSTRIX_CU(Api, Err, cuDeviceGetCount(&Count)))
+      Counted = CLUSTRIX_CU(Api, Err, cuDeviceGetCount(&Count));
+      if (!Counted)
         R.CudaStatus = Err;
       else if (Count == 0)
         R.CudaStatus = "the CUDA driver reports no device";
@@ -692,9 +694,15 @@ public:
       ++Found;
     }
     R.CudaAvailable = Found > 0;
-    if (const char *Vis = std::getenv("CUDA_VISIBLE_DEVICES")) {
+    const char *Vis = std::getenv("CUDA_VISIBLE_DEVICES");
+    if (!Vis && Counted)
+      R.TotalGpus = Count; // Nothing hides a GPU from the driver.
+    if (Vis) {
       int Physical = Api.Loaded ? physicalGpuCount() : -1;
       std::string V = Vis;
+      R.CudaVisibleDevices = V;
+      if (Physical >= 0)
+        R.TotalGpus = Physical;
       if (Physical > Found)
         R.Notes.push_back("CUDA_VISIBLE_DEVICES=" + V + " hides " +
                           std::to_string(Physical - Found) + " of this machine's " +

@@ -109,6 +109,10 @@ clustrix_Trip tripWithCmpKind(uint8_t CmpKind, uint64_t Init, uint64_t Bound, ui
 
 } // namespace
 
+extern "C" void clustrix_note_as_written(const clustrix_LoopInfo *Info) noexcept {
+  rt::noteAsWritten(*reinterpret_cast<const rt::LoopInfo *>(Info));
+}
+
 extern "C" int clustrix_run_loop(const clustrix_LoopInfo *Info,
                                  const clustrix_LoopArgs *Args) noexcept {
   CChunk Chunk{Args->Host, Args->HostEnv};

@@ -90,6 +90,35 @@ const char *scheduleName(rt::Schedule S) {
   return "?";
 }
 
+std::string suggestSpelling(const std::string &Word, const std::vector<std::string> &Candidates) {
+  // Levenshtein distance, one row at a time.
+  auto Distance = [](const std::string &A, const std::string &B) {
+    std::vector<size_t> Row(B.size() + 1);
+    for (size_t J = 0; J <= B.size(); ++J)
+      Row[J] = J;
+    for (size_t I = 1; I <= A.size(); ++I) {
+      size_t Diagonal = Row[0];
+      Row[0] = I;
+      for (size_t J = 1; J <= B.size(); ++J) {
+        size_t Up = Row[J];
+        Row[J] = std::min({Row[J] + 1, Row[J - 1] + 1, Diagonal + (A[I - 1] != B[J - 1])});
+        Diagonal = Up;
+      }
+    }
+    return Row[B.size()];
+  };
+  size_t Best = ~size_t(0);
+  std::string BestName;
+  for (const std::string &C : Candidates) {
+    size_t D = Distance(Word, C);
+    if (D <= 3 && D < Best && D <= std::max<size_t>(1, C.size() / 3)) {
+      Best = D;
+      BestName = C;
+    }
+  }
+  return BestName;
+}
+
 //===----------------------------------------------------------------------===//
 // Value parsers. Each throws ValueError with a message; the caller adds where.
 //===----------------------------------------------------------------------===//
@@ -237,11 +266,38 @@ std::string knownKeys() {
   return S + ", hosts";
 }
 
+/// "unknown key 'X'", a did-you-mean when a known key is close, and the known keys.
+std::string unknownKeyMessage(const std::string &Name) {
+  std::vector<std::string> Names;
+  for (const KeySpec &K : Keys)
+    Names.push_back(K.Name);
+  Names.push_back("hosts");
+  std::string Near = suggestSpelling(Name, Names);
+  return "unknown key '" + Name + "'" +
+         (Near.empty() ? std::string() : "; did you mean '" + Near + "'?") +
+         " (known keys: " + knownKeys() + ")";
+}
+
 /// A YAML mark as 1-based line and column; yaml-cpp's are 0-based, -1 when unknown.
 std::pair<int, int> where(const YAML::Mark &M) {
   if (M.line < 0)
     return {0, 0};
   return {M.line + 1, M.column + 1};
+}
+
+/// yaml-cpp places an error found at the end of the input after the last newline, on a line the
+/// file does not have; it is reported at the end of the file's last line instead.
+std::pair<int, int> clampToText(const std::string &Text, std::pair<int, int> At) {
+  int Lines = static_cast<int>(std::count(Text.begin(), Text.end(), '\n'));
+  if (!Text.empty() && Text.back() != '\n')
+    ++Lines;
+  size_t End = Text.find_last_not_of('\n');
+  if (At.first <= Lines || End == std::string::npos)
+    return At;
+  size_t Begin = Text.rfind('\n', End);
+  Begin = Begin == std::string::npos ? 0 : Begin + 1;
+  int Line = static_cast<int>(std::count(Text.begin(), Text.begin() + Begin, '\n')) + 1;
+  return {Line, static_cast<int>(End - Begin) + 2};
 }
 
 } // namespace
@@ -252,7 +308,7 @@ RuntimeConfig parseConfig(const std::string &Text, const std::string &FileName) 
   try {
     Root = YAML::Load(Text);
   } catch (const YAML::ParserException &E) {
-    auto [L, Col] = where(E.mark);
+    auto [L, Col] = clampToText(Text, where(E.mark));
     throw ConfigError(FileName, L, Col, "syntax error: " + E.msg);
   }
   if (!Root || Root.IsNull())
@@ -263,8 +319,9 @@ RuntimeConfig parseConfig(const std::string &Text, const std::string &FileName) 
   }
   std::set<std::string> Seen;
   for (auto It = Root.begin(); It != Root.end(); ++It) {
-    const YAML::Node &KeyNode = It->first;
-    const YAML::Node &Value = It->second;
+    // Copies: It-> is a proxy that lives only to the end of the statement, and nodes are handles.
+    const YAML::Node KeyNode = It->first;
+    const YAML::Node Value = It->second;
     auto [KL, KC] = where(KeyNode.Mark());
     if (!KeyNode.IsScalar())
       throw ConfigError(FileName, KL, KC, "expected a key name");
@@ -275,8 +332,7 @@ RuntimeConfig parseConfig(const std::string &Text, const std::string &FileName) 
       continue; // validated by the remote-hosts module, which parses this node itself
     const KeySpec *K = findKey(Name);
     if (!K)
-      throw ConfigError(FileName, KL, KC,
-                        "unknown key '" + Name + "' (known keys: " + knownKeys() + ")");
+      throw ConfigError(FileName, KL, KC, unknownKeyMessage(Name));
     auto [VL, VC] = where(Value.Mark());
     if (VL == 0 || Value.IsNull()) { // a missing value: point at its key
       VL = KL;
@@ -407,8 +463,7 @@ const RuntimeConfig &activeConfig() {
 void configure(const std::string &Key, const std::string &Value) {
   const KeySpec *K = findKey(Key);
   if (!K)
-    throw ConfigError("configure()", 0, 0,
-                      "unknown key '" + Key + "' (known keys: " + knownKeys() + ")");
+    throw ConfigError("configure()", 0, 0, unknownKeyMessage(Key));
   RuntimeConfig Probe;
   try {
     K->Set(Probe, Value);

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "clustrix/Devices.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -70,61 +72,57 @@ std::string formatDeviceTable(const DeviceReport &R) {
   return OS.str();
 }
 
-static std::string jsonString(const std::string &S) {
-  std::string O = "\"";
-  for (unsigned char C : S) {
-    switch (C) {
-    case '"': O += "\\\""; break;
-    case '\\': O += "\\\\"; break;
-    case '\n': O += "\\n"; break;
-    case '\t': O += "\\t"; break;
-    case '\r': O += "\\r"; break;
-    default:
-      if (C < 0x20) {
-        char B[8];
-        std::snprintf(B, sizeof(B), "\\u%04x", C);
-        O += B;
-      } else {
-        O += static_cast<char>(C);
-      }
+namespace {
+
+/// One host's object, fields in a fixed order.
+nlohmann::ordered_json deviceJson(const DeviceReport &R) {
+  nlohmann::ordered_json J;
+  J["host"] = R.Host.empty() ? "localhost" : R.Host;
+  J["cuda_available"] = R.CudaAvailable;
+  J["gpu_count"] = R.gpuCount();
+  J["gpus_total"] = R.TotalGpus >= 0 ? nlohmann::ordered_json(R.TotalGpus) : nullptr;
+  J["cuda_visible_devices"] =
+      R.CudaVisibleDevices ? nlohmann::ordered_json(*R.CudaVisibleDevices) : nullptr;
+  J["driver_version"] = R.DriverVersion;
+  J["cuda_status"] = R.CudaStatus;
+  nlohmann::ordered_json Devices = nlohmann::ordered_json::array();
+  for (const DeviceInfo &D : R.Devices) {
+    nlohmann::ordered_json O;
+    O["kind"] = D.Kind == DeviceKind::CUDA ? "cuda" : "cpu";
+    O["name"] = D.Name;
+    if (D.Kind == DeviceKind::CUDA) {
+      O["index"] = D.Index;
+      O["total_memory"] = D.TotalMemory;
+      O["free_memory"] = D.FreeMemory;
+      O["compute_capability"] =
+          std::to_string(D.ComputeMajor) + "." + std::to_string(D.ComputeMinor);
+      O["multiprocessors"] = D.Multiprocessors;
+      O["clock_khz"] = D.ClockKHz;
+      O["memory_clock_khz"] = D.MemoryClockKHz;
+    } else {
+      O["threads"] = D.Threads;
     }
+    Devices.push_back(std::move(O));
   }
-  return O + "\"";
+  J["devices"] = std::move(Devices);
+  J["notes"] = R.Notes;
+  return J;
 }
 
-std::string formatDeviceJson(const DeviceReport &R) {
-  std::ostringstream OS;
-  OS << "{\"host\": " << jsonString(R.Host.empty() ? "localhost" : R.Host)
-     << ", \"cuda_available\": " << (R.CudaAvailable ? "true" : "false")
-     << ", \"gpu_count\": " << R.gpuCount() << ", \"driver_version\": " << R.DriverVersion
-     << ", \"cuda_status\": " << jsonString(R.CudaStatus) << ", \"devices\": [";
-  bool First = true;
-  for (const DeviceInfo &D : R.Devices) {
-    OS << (First ? "" : ", ") << "{\"kind\": \""
-       << (D.Kind == DeviceKind::CUDA ? "cuda" : "cpu") << "\", \"name\": " << jsonString(D.Name);
-    if (D.Kind == DeviceKind::CUDA)
-      OS << ", \"index\": " << D.Index << ", \"total_memory\": " << D.TotalMemory
-         << ", \"free_memory\": " << D.FreeMemory << ", \"compute_capability\": \""
-         << D.ComputeMajor << "." << D.ComputeMinor << "\", \"multiprocessors\": "
-         << D.Multiprocessors << ", \"clock_khz\": " << D.ClockKHz
-         << ", \"memory_clock_khz\": " << D.MemoryClockKHz;
-    else
-      OS << ", \"threads\": " << D.Threads;
-    OS << "}";
-    First = false;
-  }
-  OS << "], \"notes\": [";
-  for (size_t I = 0; I < R.Notes.size(); ++I)
-    OS << (I ? ", " : "") << jsonString(R.Notes[I]);
-  OS << "]}";
-  return OS.str();
+/// One line of JSON; bytes that are not UTF-8 become U+FFFD instead of an exception.
+std::string dump(const nlohmann::ordered_json &J) {
+  return J.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
+
+} // namespace
+
+std::string formatDeviceJson(const DeviceReport &R) { return dump(deviceJson(R)); }
 
 std::string formatDeviceJson(const std::vector<DeviceReport> &Rs) {
-  std::string S = "[";
-  for (size_t I = 0; I < Rs.size(); ++I)
-    S += (I ? ", " : "") + formatDeviceJson(Rs[I]);
-  return S + "]";
+  nlohmann::ordered_json A = nlohmann::ordered_json::array();
+  for (const DeviceReport &R : Rs)
+    A.push_back(deviceJson(R));
+  return dump(A);
 }
 
 std::string formatProbeLines(const DeviceReport &R) {
@@ -136,6 +134,15 @@ std::string formatProbeLines(const DeviceReport &R) {
     if (D.Kind == DeviceKind::CPU)
       Threads = D.Threads;
   OS << "CPU_THREADS:" << Threads << "\n";
+  if (R.TotalGpus >= 0)
+    OS << "GPU_TOTAL:" << R.TotalGpus << "\n";
+  if (R.CudaVisibleDevices) {
+    std::string V = *R.CudaVisibleDevices;
+    for (char &C : V)
+      if (C == '\n' || C == '\r')
+        C = ' ';
+    OS << "CUDA_VISIBLE_DEVICES:" << V << "\n";
+  }
   for (const DeviceInfo &D : R.Devices) {
     if (D.Kind != DeviceKind::CUDA)
       continue;
@@ -160,7 +167,7 @@ bool parseProbeLines(const std::string &Text, DeviceReport &Out) {
   auto toInt = [](const std::string &S, int &V) {
     char *End = nullptr;
     long L = std::strtol(S.c_str(), &End, 10);
-    if (S.empty() || *End != '\0' || L < 0 || L > 1000000)
+    if (S.empty() || End != S.c_str() + S.size() || L < 0 || L > 1000000) // a NUL ends c_str()
       return false;
     V = static_cast<int>(L);
     return true;
@@ -179,6 +186,12 @@ bool parseProbeLines(const std::string &Text, DeviceReport &Out) {
       R.CudaAvailable = V == "True" || V == "true" || V == "1";
     } else if (K == "CPU_THREADS") {
       toInt(V, Threads);
+    } else if (K == "GPU_TOTAL") {
+      int Total = 0;
+      if (toInt(V, Total))
+        R.TotalGpus = Total;
+    } else if (K == "CUDA_VISIBLE_DEVICES") {
+      R.CudaVisibleDevices = V;
     } else if (K.rfind("GPU_", 0) == 0) {
       DeviceInfo D;
       D.Kind = DeviceKind::CUDA;
@@ -201,7 +214,10 @@ bool parseProbeLines(const std::string &Text, DeviceReport &Out) {
       Gpus.push_back(D);
     }
   }
-  if (GpuCount < 0)
+  // A count is an allocation: a host's answer of a few bytes must not make us list a million
+  // GPUs (found by the remote-answer fuzz target). No machine has more than MaxProbeGpus.
+  if (GpuCount < 0 || GpuCount > MaxProbeGpus ||
+      Gpus.size() > static_cast<size_t>(MaxProbeGpus) || R.TotalGpus > MaxProbeGpus)
     return false;
   // The original probe lists no GPU lines: stand in unnamed devices for the count it gave.
   for (int I = static_cast<int>(Gpus.size()); I < GpuCount; ++I) {

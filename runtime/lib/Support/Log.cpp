@@ -51,5 +51,13 @@ std::string loopLocation(const LoopInfo &Info) {
   return std::string(Info.File ? Info.File : "<unknown>") + ":" + std::to_string(Info.Line);
 }
 
+void noteAsWritten(const LoopInfo &Info) {
+  if (logEnabled(LogLevel::Info))
+    logLine(LogLevel::Info, loopLocation(Info) +
+                                ": as written: the trip count cannot be represented (a zero "
+                                "step, a wrap-around or a bound never met); the loop runs "
+                                "exactly as written, serially");
+}
+
 } // namespace rt
 } // namespace clustrix

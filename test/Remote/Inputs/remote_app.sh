@@ -13,5 +13,7 @@ stream) echo first; sleep 2; echo second ;;
 wait) echo $$ > "$1"; sleep 60 & echo $! > "$2"; echo ready; wait ;;
 drop) echo before; sleep 0.2; kill -9 $PPID; sleep 5; echo after ;;
 hang) sleep 60 ;;
+catch) trap 'echo caught; exit 7' INT; echo ready; sleep 60 & wait ;;
+secret) printf '%s %s\n' "${SECRET_ENV-unset}" "${CLUSTRIX_SECRET-unset}" > "$1"; echo ready; sleep 60 ;;
 *) echo "remote_app.sh: unknown mode '$mode'" >&2; exit 64 ;;
 esac

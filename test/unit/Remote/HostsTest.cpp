@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -16,10 +17,13 @@ using namespace clustrix::remote;
 
 namespace {
 
-/// Expects \p Yaml to fail at \p Line:\p Column with a message containing \p Fragment.
-void expectError(const std::string &Yaml, int Line, int Column, const std::string &Fragment) {
+/// Expects \p Parse (parseHosts by default: the hosts: section only) to refuse \p Yaml at
+/// \p Line:\p Column with a message containing \p Fragment.
+template <class ParseFn = decltype(&parseHosts)>
+void expectError(const std::string &Yaml, int Line, int Column, const std::string &Fragment,
+                 ParseFn Parse = &parseHosts) {
   try {
-    parseHosts(Yaml, "clustrix.yml");
+    Parse(Yaml, "clustrix.yml");
     FAIL() << "accepted:\n" << Yaml;
   } catch (const ConfigError &E) {
     EXPECT_EQ(E.file(), "clustrix.yml");
@@ -112,6 +116,7 @@ TEST(Hosts, EveryBadValueNamesItsPlace) {
     const char *Yaml;
     int Line, Column;
     const char *Fragment;
+    bool TopLevel = false; ///< Outside the hosts: section: only the whole-file check sees it.
   };
   const Case Cases[] = {
       {"hosts:\n  - name: a\n    port: 0\n", 3, 11, "'port' must be a whole number"},
@@ -133,17 +138,44 @@ TEST(Hosts, EveryBadValueNamesItsPlace) {
       {"hosts:\n  - hostname: x\n", 2, 5, "needs a 'name'"},
       {"hosts:\n  - name: auto\n", 2, 11, "'auto' is reserved"},
       {"hosts:\n  - name: a/b\n", 2, 11, "may only use letters"},
-      {"hosts:\n  - name: a\n  - name: a\n", 3, 0, "host 'a' is defined twice"},
+      {"hosts:\n  - name: a\n  - name: a\n", 3, 11, "host 'a' is defined twice"},
+      {"hosts:\n  a: {}\n  b: {}\n  a: {port: 2}\n", 4, 3, "host 'a' is defined twice"},
+      {"hosts:\n  - name: a\n    env:\n      A: 1\n      A: 2\n", 5, 7, "env 'A' is given twice"},
+      {"hosts:\n  - name: a\n    env:\n      A: \"x\\0y\"\n", 4, 10, "NUL"},
+      {"hosts:\n  - name: a\n    hostnme: x\n", 3, 5, "did you mean 'hostname'?"},
+      // A missing value at the end of the file is reported at its key, not on the next line.
+      {"hosts:\n  - name: a\n    port:", 3, 5, "'port' must be a single value, not nothing"},
+      {"hosts:\n  - name: a\n    port:\n", 3, 5, "'port' must be a single value, not nothing"},
+      {"hosts:\n  - name: a\n    env:\n      A:", 4, 7, "the value of env 'A'"},
+      {"hosts:\n  - name:\n", 2, 5, "'name' must be a single value"},
       {"hosts:\n  - name: a\n    port: 1\n    port: 2\n", 4, 5, "given twice"},
       {"hosts:\n  a:\n    name: b\n", 3, 5, "key of this host already"},
       {"hosts: 3\n", 1, 8, "a list of hosts or a map"},
       {"hosts:\n  - just-a-name\n", 2, 5, "must be a map of settings"},
-      {"hosts:\n  - name: a\n    port: [1\n", 4, 1, ""},
+      {"hosts:\n  - name: a\n    port: [1\n", 3, 13, "syntax error", /*TopLevel=*/true},
+      // What parseHosts alone does not look at: the top level and the runtime's keys.
+      {"hosts:\n  - name: a\nhosts:\n  - name: b\n", 3, 1, "'hosts' appears twice", true},
+      {"log_level: info\nfrobnicate: 1\n", 2, 1, "unknown key 'frobnicate'", true},
+      {"host:\n  - name: a\n", 1, 1, "unknown key 'host'; did you mean 'hosts'?", true},
+      {"log_level: chatty\nhosts:\n  - name: a\n", 1, 12, "unknown log level", true},
+      {"log_level:", 1, 1, "expected a single value, found nothing", true},
   };
   for (const Case &C : Cases) {
     SCOPED_TRACE(C.Yaml);
-    expectError(C.Yaml, C.Line, C.Column, C.Fragment);
+    if (!C.TopLevel)
+      expectError(C.Yaml, C.Line, C.Column, C.Fragment);
+    // The tools' check of the whole file finds the same errors at the same places.
+    expectError(C.Yaml, C.Line, C.Column, C.Fragment, &parseConfiguration);
   }
+}
+
+TEST(Configuration, TheWholeFileIsRead) {
+  Configuration C = parseConfiguration("log_level: debug\nhosts:\n  - name: a\n", "f");
+  EXPECT_EQ(C.Runtime.Log, LogLevel::Debug);
+  ASSERT_EQ(C.Hosts.size(), 1u);
+  EXPECT_EQ(C.Hosts[0].Name, "a");
+  EXPECT_EQ(C.Hosts[0].Line, 3);
+  EXPECT_EQ(C.Hosts[0].Column, 11);
 }
 
 TEST(Hosts, MissingFile) {
@@ -154,8 +186,17 @@ TEST(Hosts, MissingFile) {
 TEST(Hosts, LocalPathExpansion) {
   const char *Home = std::getenv("HOME");
   ASSERT_NE(Home, nullptr);
+  EXPECT_EQ(localHome(), Home);
   EXPECT_EQ(expandLocalPath("~/.ssh/id"), std::string(Home) + "/.ssh/id");
+  EXPECT_EQ(expandLocalPath("~"), Home);
   EXPECT_EQ(expandLocalPath("/abs/~/x"), "/abs/~/x");
+  // One rule: $HOME when set, the passwd entry's home only when it is not.
+  std::string Saved = Home;
+  ::setenv("HOME", "/elsewhere", 1);
+  EXPECT_EQ(expandLocalPath("~/k"), "/elsewhere/k");
+  ::unsetenv("HOME");
+  EXPECT_FALSE(localHome().empty());
+  ::setenv("HOME", Saved.c_str(), 1);
 }
 
 TEST(Hosts, DocumentedExamplesParse) {

@@ -7,6 +7,7 @@
 #include "clustrix/remote/Devices.h"
 #include "clustrix/remote/Probe.h"
 #include "clustrix/remote/Session.h"
+#include "clustrix/remote/Text.h"
 
 #include <gtest/gtest.h>
 
@@ -184,13 +185,70 @@ TEST(ProbeOutput, Errors) {
             RemoteErrorKind::ProbeGarbled);
 }
 
-TEST(ProbeCommand, QuotesHostValues) {
+TEST(ProbeCommand, QuotesHostValuesAndKeepsEnvValuesOffTheCommandLine) {
   HostConfig H = testHost();
-  H.Env = {{"CUDA_VISIBLE_DEVICES", "0'; reboot; '"}};
+  H.Env = {{"CUDA_VISIBLE_DEVICES", "0'; reboot; '"}, {"TOKEN", "s3cret-value"}};
   H.WorkDir = "~/work dir";
-  std::string C = probeCommand(H);
-  EXPECT_NE(C.find("export CUDA_VISIBLE_DEVICES='0'\\''; reboot; '\\'''"), std::string::npos) << C;
-  EXPECT_NE(C.find("cd -- \"$HOME\"/'work dir'"), std::string::npos) << C;
+  RemoteCommand C = probeCommand(H);
+  // Every user of the host can read the command line (ps): the values travel on stdin.
+  EXPECT_EQ(C.Text.find("s3cret-value"), std::string::npos) << C.Text;
+  EXPECT_EQ(C.Text.find("reboot"), std::string::npos) << C.Text;
+  EXPECT_NE(C.Input.find("export CUDA_VISIBLE_DEVICES='0'\\''; reboot; '\\'''"), std::string::npos)
+      << C.Input;
+  EXPECT_NE(C.Input.find("export TOKEN='s3cret-value'"), std::string::npos) << C.Input;
+  EXPECT_NE(C.Text.find("cd -- \"$HOME\"/'work dir'"), std::string::npos) << C.Text;
+}
+
+TEST(ProbeOutput, RemoteTextIsMadePrintable) {
+  // A GPU name with terminal escapes (clear the screen, set the title) and a byte that is not
+  // UTF-8; a CUDA_VISIBLE_DEVICES value and an error excerpt with escapes.
+  std::string Csv =
+      "0, NVIDIA\x1b[2J\x1b]0;owned\x07 H100\xff, 81559, 0, 9.0, GPU-00000000-aaaa\n";
+  ProbeReport R = parseProbeOutput(testHost(), probeStdout("set 0\x1b[31m", Csv, 0), "", 0);
+  ASSERT_EQ(R.Gpus.size(), 1u);
+  EXPECT_EQ(R.Gpus[0].Name, "NVIDIA\\x1b[2J\\x1b]0;owned\\x07 H100\\xff");
+  EXPECT_TRUE(R.Visible.Visible.empty());
+  for (const std::string &N : R.Notes)
+    EXPECT_EQ(N.find('\x1b'), std::string::npos) << N;
+  try {
+    parseProbeOutput(testHost(), probeStdout("unset", "", 9), "failed\x1b[2J\xc2\x9b" "1m here", 0);
+    FAIL() << "no error";
+  } catch (const RemoteError &E) {
+    EXPECT_EQ(std::string(E.what()).find('\x1b'), std::string::npos) << E.what();
+    EXPECT_NE(std::string(E.what()).find("failed\\x1b[2J\\u009b1m here"), std::string::npos)
+        << E.what();
+  }
+}
+
+TEST(Printable, EscapesControlsAndInvalidUtf8Only) {
+  EXPECT_EQ(printable("plain ASCII, 100%"), "plain ASCII, 100%");
+  EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x84\xa2"), "caf\xc3\xa9 \xe2\x84\xa2"); // valid UTF-8
+  EXPECT_EQ(printable("a\tb\nc\rd"), "a\\tb\\nc\\rd");
+  EXPECT_EQ(printable(std::string("\0\x1b\x7f", 3)), "\\x00\\x1b\\x7f");
+  EXPECT_EQ(printable("\xc2\x9b"), "\\u009b");             // C1 CSI, as UTF-8
+  EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");          // overlong '/'
+  EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80"); // a surrogate
+  EXPECT_EQ(printable("\xe2\x84"), "\\xe2\\x84");          // cut short
+  EXPECT_EQ(truncateUtf8("ab\xc3\xa9", 3), "ab…");
+  EXPECT_EQ(truncateUtf8("abc", 3), "abc");
+}
+
+TEST(WorkdirAnswer, SkipsLoginChatterAndReadsTheHash) {
+  std::string Hash(64, 'a');
+  auto A = parseWorkdirAnswer("Welcome to tensor01!\nM\n/home/u/run\n" + Hash + "  -\n", "M");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Directory, "/home/u/run");
+  EXPECT_EQ(A->Hash, Hash);
+  A = parseWorkdirAnswer("M\n/home/u/run\n", "M");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Hash, "");
+  EXPECT_FALSE(parseWorkdirAnswer("chatter\n/home/u/run\n", "M"));
+  EXPECT_FALSE(parseWorkdirAnswer("M\nrelative\n", "M"));
+  EXPECT_FALSE(parseWorkdirAnswer("", "M"));
+  A = parseWorkdirAnswer("M\r\n/x\r\n\\" + Hash + "  a\\\\b\n", "M");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Directory, "/x");
+  EXPECT_EQ(A->Hash, ""); // the line of an escaped name is not a hash
 }
 
 TEST(CommandExit, Codes) {

@@ -12,24 +12,37 @@
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
+#include <unistd.h>
 
 using namespace clustrix::remote;
 
 namespace {
 
-/// Runs \p Script with /bin/sh -c (itself passed quoted) and returns its stdout.
-std::string runShell(const std::string &Script) {
-  std::string Command = "/bin/sh -c " + shellQuote(Script) + " </dev/null";
-  std::unique_ptr<FILE, int (*)(FILE *)> Pipe(::popen(Command.c_str(), "r"), ::pclose);
-  if (!Pipe)
-    throw std::runtime_error("popen failed");
+/// Runs \p Script with /bin/sh -c (itself passed quoted), \p Input on its standard input, and
+/// returns its stdout.
+std::string runShell(const std::string &Script, const std::string &Input = "") {
+  char InputFile[] = "/tmp/clustrix-shelltest-XXXXXX";
+  int Fd = ::mkstemp(InputFile);
+  if (Fd < 0 || ::write(Fd, Input.data(), Input.size()) != static_cast<ssize_t>(Input.size()))
+    throw std::runtime_error("cannot write the input file");
+  ::close(Fd);
+  std::string Command = "/bin/sh -c " + shellQuote(Script) + " <" + InputFile;
   std::string Out;
-  std::array<char, 4096> Buffer;
-  size_t N;
-  while ((N = std::fread(Buffer.data(), 1, Buffer.size(), Pipe.get())) > 0)
-    Out.append(Buffer.data(), N);
+  {
+    std::unique_ptr<FILE, int (*)(FILE *)> Pipe(::popen(Command.c_str(), "r"), ::pclose);
+    if (!Pipe)
+      throw std::runtime_error("popen failed");
+    std::array<char, 4096> Buffer;
+    size_t N;
+    while ((N = std::fread(Buffer.data(), 1, Buffer.size(), Pipe.get())) > 0)
+      Out.append(Buffer.data(), N);
+  }
+  ::unlink(InputFile);
   return Out;
 }
+
+/// Runs a remote command as sshd would: its text through the shell, its input on stdin.
+std::string runShell(const RemoteCommand &C) { return runShell(C.Text, C.Input); }
 
 const char *const Hostile[] = {
     "plain",
@@ -97,25 +110,52 @@ TEST(EnvName, Validity) {
 
 TEST(Prelude, ExportsValuesLiterallyAndChainsSetup) {
   ShellPrelude P;
-  P.Env = {{"A", "x'; echo injected; '"}, {"B", "$(echo no)"}};
+  P.Env = {{"A", "x'; echo injected; '"}, {"B", "$(echo no)"}, {"N", "line1\nline2\n"}};
   P.Setup = {"C=set-by-setup # a trailing comment", "true || false"};
-  std::string Out = runShell(preludeCommand(P, "READY") + "printf '%s|%s|%s' \"$A\" \"$B\" \"$C\"");
-  EXPECT_EQ(Out, "READY\nx'; echo injected; '|$(echo no)|set-by-setup");
+  RemoteCommand C = preludedCommand(P, "READY", "printf '%s|%s|%s|%s' \"$A\" \"$B\" \"$C\" \"$N\"");
+  EXPECT_EQ(runShell(C), "READY\nx'; echo injected; '|$(echo no)|set-by-setup|line1\nline2\n");
+}
+
+TEST(Prelude, HostileValuesArriveLiterally) {
+  for (const char *Value : Hostile) {
+    ShellPrelude P;
+    P.Env = {{"V", Value}};
+    EXPECT_EQ(runShell(preludedCommand(P, "", "printf '[%s]' \"$V\"")), "[" + std::string(Value) + "]")
+        << "value: " << Value;
+  }
+}
+
+TEST(Prelude, ValuesAreNotOnTheCommandLine) {
+  // The command line is in every user's process list; the values come on standard input.
+  ShellPrelude P;
+  P.Env = {{"TOKEN", "s3cret"}, {"CLUSTRIX_LOG", "debug"}};
+  RemoteCommand C = preludedCommand(P, "READY", "true");
+  EXPECT_EQ(C.Text.find("s3cret"), std::string::npos) << C.Text;
+  EXPECT_EQ(C.Text.find("debug"), std::string::npos) << C.Text;
+  EXPECT_EQ(C.Input, "2\nexport TOKEN='s3cret'\nexport CLUSTRIX_LOG='debug'\n");
 }
 
 TEST(Prelude, FailingSetupStopsBeforeTheMarker) {
   ShellPrelude P;
   P.Setup = {"false", "echo never"};
-  EXPECT_EQ(runShell(preludeCommand(P, "READY") + "echo body"), "");
+  EXPECT_EQ(runShell(preludedCommand(P, "READY", "echo body")), "");
 }
 
-TEST(Prelude, RejectsInvalidVariableNames) {
+TEST(Prelude, RejectsInvalidVariableNamesAndNul) {
   ShellPrelude P;
   P.Env = {{"A;rm", "x"}};
   EXPECT_THROW(preludeCommand(P), std::invalid_argument);
+  EXPECT_THROW(environmentInput(P.Env), std::invalid_argument);
+  EXPECT_THROW(environmentInput({{"A", std::string("a\0b", 3)}}), std::invalid_argument);
 }
 
 TEST(Guard, RunsTheBodyWithStdinClosed) {
   // The body sees /dev/null as stdin, and its output and status are the command's.
   EXPECT_EQ(runShell(guardedCommand("cat; echo done")), "done\n");
+}
+
+TEST(Guard, ATruncatedEnvironmentBlockRunsNothing) {
+  RemoteCommand C = guardedCommand("echo ran", {{"A", "1"}});
+  C.Input = "2\nexport A='1'\n"; // promises two lines, sends one
+  EXPECT_EQ(runShell(C), "");
 }

@@ -75,19 +75,42 @@ TEST(ConfigTest, EmptyFileMeansDefaults) {
   EXPECT_EQ(C.PinnedStagingBytes, 64u << 20);
 }
 
-TEST(ConfigTest, SyntaxError) { expectError("devices: cpu\nlog_level: [info\n", 3, 1, "syntax error"); }
+TEST(ConfigTest, SyntaxError) {
+  // Found at the end of the input: reported at the end of the last line, not on a line past it.
+  expectError("devices: cpu\nlog_level: [info\n", 2, 17, "syntax error");
+  expectError("devices: cpu\nlog_level: [info\n\n\n", 2, 17, "syntax error");
+  expectError("devices: [cpu\nlog_level: info\n", 2, 10, "syntax error");
+}
+
+TEST(ConfigTest, DidYouMean) {
+  expectError("min_iters_per_devise: 3\n", 1, 1,
+              "unknown key 'min_iters_per_devise'; did you mean 'min_iters_per_device'?");
+  expectError("host:\n  - name: a\n", 1, 1, "did you mean 'hosts'?");
+  EXPECT_EQ(std::string(errorOf("frobnicate: 1\n").what()).find("did you mean"),
+            std::string::npos);
+  EXPECT_EQ(suggestSpelling("log_levl", {"log_level", "devices"}), "log_level");
+  EXPECT_EQ(suggestSpelling("xyz", {"log_level", "devices"}), "");
+}
 
 TEST(ConfigTest, UnknownKey) {
   expectError("devices: cpu\n  \nmin_iter_per_device: 3\n", 3, 1,
               "unknown key 'min_iter_per_device'");
 }
 
-TEST(ConfigTest, RepeatedKey) { expectError("devices: cpu\ndevices: cuda\n", 2, 1, "appears twice"); }
+TEST(ConfigTest, RepeatedKey) {
+  expectError("devices: cpu\ndevices: cuda\n", 2, 1, "appears twice");
+  // A second hosts: section too, although the runtime does not read the section.
+  expectError("hosts:\n  - name: a\nlog_level: info\nhosts:\n  - name: b\n", 4, 1,
+              "'hosts' appears twice");
+}
 
 TEST(ConfigTest, WrongType) {
   expectError("chunk_size: [1, 2]\n", 1, 13, "expected a single value, found a sequence");
   expectError("log_level:\n  a: b\n", 2, 3, "found a mapping");
   expectError("chunk_size:\n", 1, 1, "found nothing");
+  // Nothing on the last line, with and without its newline: that line, not one past the file.
+  expectError("devices: cpu\nchunk_size:", 2, 1, "found nothing");
+  expectError("devices: cpu\nchunk_size:\n\n", 2, 1, "found nothing");
   expectError("min_iters_per_device: many\n", 1, 23, "expected an unsigned integer");
   expectError("auto_gpu_parallel: perhaps\n", 1, 20, "expected a boolean");
   expectError("- devices\n", 1, 1, "expected a mapping");

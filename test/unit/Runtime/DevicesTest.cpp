@@ -56,16 +56,39 @@ TEST(DevicesTest, JsonIsOneObjectPerHost) {
   DeviceReport R = twoGpus();
   R.CudaStatus = "say \"hi\"\n";
   std::string J = formatDeviceJson(R);
-  EXPECT_EQ(J.rfind("{\"host\": \"localhost\", \"cuda_available\": true, \"gpu_count\": 2", 0), 0u)
+  EXPECT_EQ(J.rfind("{\"host\":\"localhost\",\"cuda_available\":true,\"gpu_count\":2,"
+                    "\"gpus_total\":null,\"cuda_visible_devices\":null,",
+                    0),
+            0u)
       << J;
-  EXPECT_NE(J.find("\"cuda_status\": \"say \\\"hi\\\"\\n\""), std::string::npos) << J;
-  EXPECT_NE(J.find("\"compute_capability\": \"8.9\""), std::string::npos);
-  EXPECT_NE(J.find("{\"kind\": \"cpu\", \"name\": \"Test CPU\", \"threads\": 16}"),
-            std::string::npos);
+  EXPECT_EQ(J.find('\n'), std::string::npos) << J;
+  EXPECT_NE(J.find("\"cuda_status\":\"say \\\"hi\\\"\\n\""), std::string::npos) << J;
+  EXPECT_NE(J.find("\"compute_capability\":\"8.9\""), std::string::npos);
+  EXPECT_NE(J.find("{\"kind\":\"cpu\",\"name\":\"Test CPU\",\"threads\":16}"), std::string::npos);
   std::string A = formatDeviceJson(std::vector<DeviceReport>{R, DeviceReport()});
   EXPECT_EQ(A.front(), '[');
   EXPECT_EQ(A.back(), ']');
-  EXPECT_NE(A.find("}, {\"host\""), std::string::npos);
+  EXPECT_NE(A.find("},{\"host\""), std::string::npos);
+}
+
+TEST(DevicesTest, JsonCarriesHiddenGpusAndStaysValidUtf8) {
+  DeviceReport R = twoGpus();
+  R.TotalGpus = 8;
+  R.CudaVisibleDevices = "0,1";
+  R.Devices[0].Name = "bad \xff\xfe name";
+  std::string J = formatDeviceJson(R);
+  EXPECT_NE(J.find("\"gpu_count\":2,\"gpus_total\":8,\"cuda_visible_devices\":\"0,1\""),
+            std::string::npos)
+      << J;
+  EXPECT_NE(J.find("bad \xef\xbf\xbd\xef\xbf\xbd name"), std::string::npos) << J; // U+FFFD
+  std::string P = formatProbeLines(R);
+  EXPECT_NE(P.find("GPU_COUNT:2\n"), std::string::npos) << P;
+  EXPECT_NE(P.find("GPU_TOTAL:8\nCUDA_VISIBLE_DEVICES:0,1\n"), std::string::npos) << P;
+  DeviceReport Back;
+  ASSERT_TRUE(parseProbeLines(P, Back));
+  EXPECT_EQ(Back.TotalGpus, 8);
+  ASSERT_TRUE(Back.CudaVisibleDevices);
+  EXPECT_EQ(*Back.CudaVisibleDevices, "0,1");
 }
 
 TEST(DevicesTest, ProbeLinesRoundTrip) {
@@ -92,6 +115,22 @@ TEST(DevicesTest, LegacyProbeIsEnough) {
   EXPECT_TRUE(R.CudaAvailable);
   EXPECT_FALSE(parseProbeLines("CUDA_AVAILABLE:True\n", R));
   EXPECT_FALSE(parseProbeLines("GPU_COUNT:eight\n", R));
+}
+
+TEST(DevicesTest, ProbeLinesClaimAtMostMaxProbeGpus) {
+  // A few bytes from a host must not make a million device entries (a fuzz finding).
+  DeviceReport R;
+  ASSERT_TRUE(parseProbeLines("GPU_COUNT:1024\n", R));
+  EXPECT_EQ(R.gpuCount(), 1024);
+  EXPECT_FALSE(parseProbeLines("GPU_COUNT:1025\n", R));
+  EXPECT_FALSE(parseProbeLines("GPU_COUNT:55551\n", R));
+  EXPECT_FALSE(parseProbeLines("GPU_COUNT:2\nGPU_TOTAL:100000\n", R));
+  std::string Many = "GPU_COUNT:0\n";
+  for (int I = 0; I <= MaxProbeGpus; ++I)
+    Many += "GPU_" + std::to_string(I) + ":x|1|8.0|1\n";
+  EXPECT_FALSE(parseProbeLines(Many, R));
+  // A number is the whole value: not the part before a NUL.
+  EXPECT_FALSE(parseProbeLines(std::string("GPU_COUNT:2\0junk\n", 17), R));
 }
 
 TEST(DevicesTest, DiscoveryWithoutDriverStillListsTheCpu) {

@@ -28,6 +28,18 @@ struct ProbeOutput {
   int ExitStatus = 0;
 };
 
+/// One cache file's contents: the key of the settings it answers for, when it was stored, and
+/// the probe's answer.
+struct CacheEntry {
+  std::string Key;
+  double Time = 0; ///< Seconds since the epoch.
+  ProbeOutput Output;
+};
+
+/// Reads a cache file's text; nullopt when it is not a complete entry. The file is ours, in a
+/// private directory, but it is read as untrusted input all the same.
+std::optional<CacheEntry> parseCacheEntry(const std::string &Text);
+
 /// The probe cache: one file per host, named by the host and keyed by every setting that changes
 /// the answer, so that editing a host's configuration invalidates its entry.
 class ProbeCache {

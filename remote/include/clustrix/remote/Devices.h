@@ -48,16 +48,31 @@ const HostOutcome *pickAutoHost(const std::vector<HostOutcome> &Outcomes);
 /// A program to run remotely and where its output goes.
 struct RunRequest {
   std::vector<std::string> Argv;    ///< Local program path, then its arguments.
-  double TimeoutSeconds = 0;        ///< 0: the host's run_timeout.
+  /// Seconds the program may run; 0 means no limit; unset: the host's run_timeout.
+  std::optional<double> TimeoutSeconds;
   std::vector<std::pair<std::string, std::string>> PassEnv; ///< Exported before the host's env.
   std::function<void(const char *, size_t)> Stdout, Stderr;
   std::function<bool()> ShouldStop; ///< Ctrl-C; see CommandIO::ShouldStop.
   std::function<void(const std::string &)> Progress; ///< Status lines for --verbose (may be empty).
+  /// Called just before the program is started: from then on Ctrl-C goes to the program.
+  std::function<void()> OnStart;
 };
 
 /// Copies the program to the host's working directory (skipping an identical copy), runs it there
-/// and returns its exit code (128 + n for signal n; 130 when interrupted). Throws RemoteError.
+/// and returns its exit code (128 + n for signal n; 130 when interrupted). Throws RemoteError; a
+/// Timeout after OnStart was called is the program's run timeout.
 int runOnHost(const HostConfig &Host, const RunRequest &Request);
+
+/// What the host answered when asked for its working directory and the hash of the program
+/// already there: the lines after \p Marker (login chatter may come before it).
+struct WorkdirAnswer {
+  std::string Directory; ///< Absolute (pwd -P).
+  std::string Hash;      ///< 64 hex digits of the program there, or "" when there is none.
+};
+
+/// Reads that answer; nullopt when the marker or an absolute directory is missing.
+std::optional<WorkdirAnswer> parseWorkdirAnswer(const std::string &Stdout,
+                                                const std::string &Marker);
 
 /// The runtime's variables (CLUSTRIX_*) of \p Environ that a remote run passes through; the
 /// configuration file's path is local and is left out.

@@ -36,7 +36,8 @@ enum class RemoteErrorKind {
 /// The stable spelling of a kind, as printed in messages and in --json output.
 const char *remoteErrorKindName(RemoteErrorKind Kind);
 
-/// A failure on one remote host. what() is "host 'NAME': MESSAGE".
+/// A failure on one remote host. what() is "host 'NAME': MESSAGE", with control characters and
+/// invalid UTF-8 in MESSAGE escaped (printable()), since it may quote what the host sent.
 class RemoteError : public std::runtime_error {
 public:
   RemoteError(RemoteErrorKind Kind, std::string Host, const std::string &Message);

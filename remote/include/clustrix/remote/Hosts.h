@@ -7,6 +7,8 @@
 #ifndef CLUSTRIX_REMOTE_HOSTS_H
 #define CLUSTRIX_REMOTE_HOSTS_H
 
+#include "clustrix/Config.h"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,18 +45,34 @@ struct HostConfig {
   std::vector<std::string> Setup; ///< Shell commands run first (module loads), in order.
   std::string WorkDir = "~/.clustrix/run"; ///< Remote working directory (created if missing).
   std::string Probe = DefaultProbeCommand;  ///< Lists the host's GPUs as nvidia-smi CSV.
-  std::string File;              ///< The configuration file it came from, and where.
-  int Line = 0;
+  std::string File;              ///< The configuration file it came from, and where its name is.
+  int Line = 0, Column = 0;
 
   /// The value the host's configuration gives CUDA_VISIBLE_DEVICES, if it sets it.
   const std::string *configuredVisibleDevices() const;
 };
 
-/// Reads the `hosts:` section of the YAML file \p Path. A file without one yields no hosts.
-/// Throws ConfigError (file:line:column) for every bad value or unknown key.
-std::vector<HostConfig> loadHosts(const std::string &Path);
+/// Everything a clustrix.yml holds: the runtime's settings and the hosts.
+struct Configuration {
+  RuntimeConfig Runtime;
+  std::vector<HostConfig> Hosts;
+};
+
+/// Reads and validates the whole YAML file \p Path: the runtime's keys (clustrix::parseConfig:
+/// unknown and repeated top-level keys, bad values) and the `hosts:` section. Throws ConfigError
+/// (file:line:column) for the first problem. The tools check a file with this, so that a file
+/// they accept is one the runtime accepts too.
+Configuration loadConfiguration(const std::string &Path);
 
 /// The same, from YAML text; \p FileName is only used in errors.
+Configuration parseConfiguration(const std::string &Text, const std::string &FileName);
+
+/// The hosts of the whole file \p Path, validated as loadConfiguration() does. A file without a
+/// `hosts:` section yields no hosts.
+std::vector<HostConfig> loadHosts(const std::string &Path);
+
+/// Only the `hosts:` section of YAML text (other top-level keys are not looked at); \p FileName
+/// is only used in errors. Throws ConfigError (file:line:column) for every bad value or key.
 std::vector<HostConfig> parseHosts(const std::string &Text, const std::string &FileName);
 
 /// The file to read hosts from: \p Explicit when not empty (it must exist), else
@@ -64,7 +82,12 @@ std::string resolveConfigFile(const std::string &Explicit);
 /// The host named \p Name, or nullptr.
 const HostConfig *findHost(const std::vector<HostConfig> &Hosts, const std::string &Name);
 
-/// Expands a leading "~/" with the local $HOME.
+/// The local home directory: $HOME when it is set and not empty, else the passwd entry's. The one
+/// rule for every local "~/": paths in the configuration, the default keys (~/.ssh/id_*),
+/// known_hosts and the probe cache.
+std::string localHome();
+
+/// Expands a leading "~/" (or a lone "~") with localHome().
 std::string expandLocalPath(const std::string &Path);
 
 } // namespace remote

@@ -9,6 +9,7 @@
 #define CLUSTRIX_REMOTE_PROBE_H
 
 #include "clustrix/remote/Hosts.h"
+#include "clustrix/remote/Shell.h"
 
 #include <cstdint>
 #include <optional>
@@ -63,15 +64,18 @@ struct ProbeReport {
 };
 
 /// The command that probes \p Host: prelude (working directory, env, setup), then CPU count, the
-/// effective CUDA_VISIBLE_DEVICES and the probe's output between markers.
-std::string probeCommand(const HostConfig &Host);
+/// effective CUDA_VISIBLE_DEVICES and the probe's output between markers. The env values travel
+/// on its standard input.
+RemoteCommand probeCommand(const HostConfig &Host);
 
 /// Builds the report from what probeCommand printed and its exit status. Throws RemoteError
-/// (SetupFailed, ProbeFailed, ProbeGarbled) naming the host.
+/// (SetupFailed, ProbeFailed, ProbeGarbled) naming the host. Text the host sent (GPU names,
+/// excerpts in errors and notes) is kept printable().
 ProbeReport parseProbeOutput(const HostConfig &Host, const std::string &Stdout,
                              const std::string &Stderr, int ExitStatus);
 
-/// The first non-empty line of \p Text, trimmed and cut to a readable length ("" when none).
+/// The first non-empty line of \p Text, trimmed, made printable() and cut to a readable length
+/// ("" when none).
 std::string firstLine(const std::string &Text);
 
 } // namespace remote

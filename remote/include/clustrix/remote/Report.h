@@ -14,7 +14,8 @@ namespace clustrix {
 namespace remote {
 
 /// The report of a probed host: its visible GPUs (numbered as CUDA programs there see them),
-/// then its CPU; the notes say how many GPUs exist when fewer are visible.
+/// then its CPU; TotalGpus and CudaVisibleDevices say what exists and what hides it, and the
+/// notes say so in words when fewer are visible.
 DeviceReport toDeviceReport(const ProbeReport &Probe);
 
 /// The report of a host that could not be probed: no devices, the error as its CudaStatus.
@@ -23,7 +24,7 @@ DeviceReport toDeviceReport(const RemoteError &Error);
 /// What clustrix-devices asks for with --host / --all-hosts.
 struct RemoteQuery {
   std::string ConfigPath; ///< --config FILE; empty: findConfigFile().
-  std::string HostName;   ///< --host NAME; ignored with AllHosts.
+  std::string HostName;   ///< --host NAME; empty with AllHosts.
   bool AllHosts = false;  ///< --all-hosts: every configured host, concurrently.
   bool Refresh = false;   ///< --refresh: ignore cached answers.
 };
@@ -37,8 +38,8 @@ struct RemoteAnswer {
   int ExitCode = 0;
 };
 
-/// Runs a remote query. With one host, a failure yields no report; with --all-hosts a failed host
-/// still has its place in the output, with the error as its CUDA status.
+/// Runs a remote query. A host that failed still has its place in the reports, with the error
+/// as its CUDA status, so that --json always prints a document.
 RemoteAnswer queryRemoteDevices(const RemoteQuery &Query);
 
 } // namespace remote

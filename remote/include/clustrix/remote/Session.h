@@ -2,13 +2,15 @@
 //
 // A real SSH client over libssh: host keys checked against known_hosts by the host's policy,
 // public-key authentication from an identity file or the agent, and every step bounded by the
-// host's timeouts. Commands stream their output through callbacks; files go up over SFTP.
+// host's timeouts. Commands get their standard input from us (the environment block, a file)
+// and stream their output through callbacks.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CLUSTRIX_REMOTE_SESSION_H
 #define CLUSTRIX_REMOTE_SESSION_H
 
 #include "clustrix/remote/Hosts.h"
+#include "clustrix/remote/Shell.h"
 
 #include <functional>
 #include <memory>
@@ -53,17 +55,14 @@ public:
 
   const HostConfig &host() const { return Host; }
 
-  /// Runs \p Command (shell text) and streams its output. \p TimeoutSeconds > 0 bounds the
-  /// whole run (RemoteError Timeout, after stopping the command). Throws RemoteError for a lost
-  /// connection or channel failure; a command that fails is a normal return.
-  CommandExit run(const std::string &Command, const CommandIO &IO, double TimeoutSeconds);
+  /// Runs \p Command: its text as the shell command, its input written to the command's
+  /// standard input; streams the output. \p TimeoutSeconds > 0 bounds the run, counted from when
+  /// the input was written (RemoteError Timeout, after stopping the command). Throws RemoteError
+  /// for a lost connection or channel failure; a command that fails is a normal return.
+  CommandExit run(const RemoteCommand &Command, const CommandIO &IO, double TimeoutSeconds);
 
   /// Runs \p Command and returns its output (at most 16 MiB of each stream).
-  CapturedCommand capture(const std::string &Command, double TimeoutSeconds);
-
-  /// Copies the local file \p LocalPath to \p RemotePath (absolute, or relative to the login
-  /// directory) over SFTP with permissions \p Mode.
-  void upload(const std::string &LocalPath, const std::string &RemotePath, int Mode);
+  CapturedCommand capture(const RemoteCommand &Command, double TimeoutSeconds);
 
   class Impl;
 
