@@ -74,6 +74,18 @@ std::string pointerKey(const void *D) {
   return Buf;
 }
 
+bool mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (DR->getDecl() == V)
+      return true;
+  for (const Stmt *C : S->children())
+    if (mentions(C, V))
+      return true;
+  return false;
+}
+
 const void *internKey(const std::string &Key) {
   static std::set<std::string> *Keys = new std::set<std::string>();
   return &*Keys->insert(Key).first;

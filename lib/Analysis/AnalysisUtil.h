@@ -43,6 +43,9 @@ std::string pointerKey(const void *D);
 /// `in.n` (the same string gives the same address for the life of the process).
 const void *internKey(const std::string &Key);
 
+/// Whether S names V anywhere (a DeclRefExpr to V among S and its children).
+bool mentions(const clang::Stmt *S, const clang::VarDecl *V);
+
 /// The source text of E (or its pretty-printed form when it has none).
 std::string spell(const clang::Expr *E, const clang::ASTContext &Ctx);
 /// T as generated code may spell it: fully qualified, canonical.

@@ -48,17 +48,7 @@ public:
   }
 
 private:
-  bool mentions(const Stmt *S) const {
-    if (!S)
-      return false;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      if (DR->getDecl() == V)
-        return true;
-    for (const Stmt *C : S->children())
-      if (mentions(C))
-        return true;
-    return false;
-  }
+  bool mentions(const Stmt *S) const { return analysis::mentions(S, V); }
 
   /// An expression evaluated in state W: a mention before a write is a read.
   void read(const Stmt *E, bool W) {

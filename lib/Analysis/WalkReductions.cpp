@@ -31,18 +31,6 @@ const VarDecl *BodyWalker::outerScalar(const Expr *E) {
   return VD;
 }
 
-static bool mentions(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    if (DR->getDecl() == V)
-      return true;
-  for (const Stmt *C : S->children())
-    if (mentions(C, V))
-      return true;
-  return false;
-}
-
 bool BodyWalker::sameExpr(const Expr *A, const Expr *B) {
   A = A->IgnoreParenImpCasts();
   B = B->IgnoreParenImpCasts();
