@@ -2,7 +2,8 @@
 # Packs what a GPU machine without clang needs to check the CUDA path: the runtime and
 # clustrix-devices with their non-system libraries, the test programs built here through the
 # plugin, their serial builds' outputs, the rewritten sources nvcc compiles there (ahead-of-time
-# kernels), and the benchmark binary. scripts/gpu-check.sh runs it there.
+# kernels; C sources are built as C and use NVRTC alone), and the benchmark binary.
+# scripts/gpu-check.sh runs it there.
 #
 #   scripts/gpu-bundle.sh [build-dir] [bundle-dir]      (defaults: build, .gpu)
 set -euo pipefail
@@ -30,12 +31,22 @@ ldd "$BUILD/bin/clustrix-devices" "$BUILD/lib/libclustrix_rt.so" |
   done
 
 link=(-L"$BUILD/lib" -Wl,-rpath,'$ORIGIN/../lib' -lclustrix_rt -pthread)
+CC=${CC:-clang-19}
 serial() { # serial NAME SOURCE [flags...]
   local name=$1 src=$2; shift 2
-  "$CXX" -std=c++17 -O1 -Wno-unknown-attributes "$@" "$src" -o "$OUT/bin/$name.serial"
+  if [[ $src == *.c ]]; then
+    "$CC" -std=c99 -O1 -Wno-unknown-attributes "$@" "$src" -o "$OUT/bin/$name.serial"
+  else
+    "$CXX" -std=c++17 -O1 -Wno-unknown-attributes "$@" "$src" -o "$OUT/bin/$name.serial"
+  fi
 }
 through() { # through NAME SOURCE [flags...]: the plugin build, and the rewritten source for nvcc
   local name=$1 src=$2; shift 2
+  if [[ $src == *.c ]]; then # C: built as C, kernels through NVRTC only (nvcc compiles C++)
+    "$BUILD/bin/clustrix++" -std=c99 -O1 --clustrix-remarks=off "$@" "$src" -o "$OUT/bin/$name.clx" \
+      -Wl,-rpath,'$ORIGIN/../lib'
+    return
+  fi
   "$BUILD/bin/clustrix++" -O1 --clustrix-remarks=off "$@" "$src" -o "$OUT/bin/$name.clx" \
     -Wl,-rpath,'$ORIGIN/../lib'
   "$BUILD/bin/clustrix-rewrite" --remarks=off "$src" -o "$OUT/src/$name.cpp" -- -std=c++17 "$@"
@@ -70,6 +81,7 @@ refused-loop|examples/refused-loop/main.cpp|101 33|
 privatization|test/EndToEnd/Inputs/privatization.cpp|-|
 exact|test/EndToEnd/Inputs/exact.cpp|-|
 members|test/EndToEnd/Inputs/members.cpp|-|
+c-units|test/EndToEnd/Inputs/c-units.c|-|
 EOF
 CONSTRUCTS_EXACT=1 "$OUT/bin/constructs.serial" >"$OUT/expected/constructs.exact.out"
 
