@@ -98,6 +98,7 @@ struct PointerRef {
   bool Private = false;  ///< Points into an object private to the iteration.
   bool MayAlias = false; ///< Reached through a pointer, reference, `this` or view.
   bool Scalar = false;   ///< `&x` of a scalar object x.
+  bool Element = false;  ///< An element itself (`a[i]`, `*p`), not a member of one.
   std::string Key, Name;
   const clang::ValueDecl *Decl = nullptr;
   clang::QualType BaseType;

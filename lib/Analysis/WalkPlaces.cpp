@@ -209,7 +209,10 @@ void BodyWalker::walkThisMember(const MemberExpr *ME, Use U) {
     return;
   }
   if (!Obj.Subs.empty() && !Obj.Scalar) {
-    // A member of an element: part of that element.
+    // A member of an element: part of that element. When `this` is the element itself
+    // (`a[i].f()`), the member is the path from it, so that other fields of the array's
+    // elements are no dependence; otherwise the path from the element is not known whole and
+    // none is recorded (a path cut at the front could tell overlapping members apart).
     Access A;
     A.Key = Obj.Key;
     A.Name = Obj.Name;
@@ -217,7 +220,12 @@ void BodyWalker::walkThisMember(const MemberExpr *ME, Use U) {
     A.BaseType = Obj.BaseType;
     A.MayAlias = Obj.MayAlias;
     A.Subs = Obj.Subs;
+    std::vector<const FieldDecl *> Outer = std::move(FieldPath);
+    FieldPath.clear();
+    if (Obj.Element)
+      FieldPath.push_back(FD);
     recordAccess(A, U, /*Partial=*/true, ME);
+    FieldPath = std::move(Outer);
     return;
   }
   // A member of a whole object: a use of that object, as `s.x` is a use of s.
@@ -715,6 +723,24 @@ PointerRef BodyWalker::resolveObject(const Expr *E) {
     PointerRef Base = ME->isArrow() ? resolvePointer(B) : resolveObject(B);
     return resolveField(Base, FD);
   }
+  if (isElementExpr(E)) {
+    // An element as an object (`a[i].f()`, a reference bound to `p[k]`): its root and
+    // subscripts. Its members are nested in the array (resolveField), except through `this`.
+    Access A;
+    if (!resolveElement(E, A)) {
+      P.Key = A.Key;
+      return P;
+    }
+    P.Ok = P.Element = true;
+    P.Private = A.Key == "private";
+    P.Key = A.Key;
+    P.Name = A.Name;
+    P.Decl = A.Decl;
+    P.BaseType = A.BaseType;
+    P.MayAlias = A.MayAlias;
+    P.Scalar = A.Scalar;
+    P.Subs = A.Subs;
+  }
   return P;
 }
 
@@ -796,11 +822,16 @@ PointerRef BodyWalker::resolveField(const PointerRef &Base, const FieldDecl *FD)
       return inFrame(B->Caller, [&] { return resolveObject(Sem->getInit(FD->getFieldIndex())); });
     }
     P = Base;
+    P.Element = false;
     P.BaseType = FT;
     return P;
   }
   bool ThisRoot = Base.Key == "this";
   std::string Sep = ".";
+  if (Base.Element) {
+    P.Key = "member-of-element"; // `a[0].m`, `(*p).m`: nested in the array of `a`, `p`
+    return P;
+  }
   if (!Base.Subs.empty()) {
     // A member of an element: `p->m` (p's offset 0) and `(&obj)->m` name a root; the members
     // of other elements (`a[i].m`, `p[1].m`) are nested in an array.
@@ -813,7 +844,10 @@ PointerRef BodyWalker::resolveField(const PointerRef &Base, const FieldDecl *FD)
       Sep = "->";
   }
   P.Ok = true;
-  P.MayAlias = Base.MayAlias || FD->getType()->isReferenceType() || isStdView(FD->getType());
+  // `p->m` and `(&a[0])->m` are members of an element of what the pointer reaches, which the
+  // loop may also use as an array (`a[i] = ...`): the runtime checks that they do not overlap.
+  P.MayAlias = Base.MayAlias || (!Base.Subs.empty() && !Base.Scalar) ||
+               FD->getType()->isReferenceType() || isStdView(FD->getType());
   P.Key = Base.Key + Sep + keyOf(FD);
   P.Name = (ThisRoot ? std::string("this->") : Base.Name + Sep) + FD->getNameAsString();
   P.Decl = FD;

@@ -84,3 +84,67 @@ void memberExtent(SimData SD, double *out, int n) {
   for (int i = 0; i < n; ++i)
     out[i] = SD.energy[(i * 7) % n];
 }
+
+// Member functions called on an element of an array (`p[i].f()`): `this` is that element, and
+// the members the function uses are fields of it, so other fields of other elements are no
+// dependence. The same field of another element is, through a call or through `this[1]`; a
+// union's members share storage.
+struct Body {
+  double x, fx;
+  double arr[4];
+  void clear() { fx = 0.0; }
+  double getf() const { return fx; }
+  void setf(double v) { fx = v; }
+  void fromNext() { fx = this[1].fx; }
+  void fromNextX() { fx = this[1].x; }
+  void chain() {
+    clear();
+    setf(x);
+  }
+};
+union Cell {
+  double a, b;
+  void seta(double v) { a = v; }
+};
+void elementMethods(int n, Body *p, Cell *u) {
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); in: p; out: p
+  // CHECK: {{.*}}members.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'Body::setf', a member function
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n - 1; i++)
+    p[i].setf(p[i + 1].x);
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); in: p; out: p
+  // CHECK: {{.*}}members.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'Body::fromNextX', a member function
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n - 1; i++)
+    p[i].fromNextX();
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: p; out: p
+  // CHECK: {{.*}}members.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'Body::chain', a member function
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    p[i].chain();
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'p' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:15: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n - 1; i++)
+    p[i].setf(p[i + 1].getf());
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'p' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}members.cpp:[[@LINE-33]]:26: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n - 1; i++)
+    p[i].fromNext();
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'u' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:15: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n - 1; i++)
+    u[i].seta(u[i + 1].b);
+  // A reference bound to an element, and a member read through `p[0]`: the element's method
+  // writes the field that another iteration reads.
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'p' is written in one iteration and read in another: iterations with different strides reach the same element
+  // CHECK: {{.*}}members.cpp:[[@LINE+5]]:11: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    Body &b = p[i];
+    b.clear();
+    b.x = p[0].getf();
+  }
+}
