@@ -488,6 +488,11 @@ void BodyWalker::innerRange(const ForStmt *F, const VarDecl *&IV,
   if (Dir == 0)
     return;
   Polynomial Init = polyOf(InitE, /*Exact=*/true), Bound = polyOf(BoundE, /*Exact=*/true);
+  // A start with a residue (`j = 1 + (i + 1) % 2`, red-black sweeps) when counting up.
+  Polynomial ResidueNum = Polynomial::constant(0);
+  int64_t ResidueDiv = 1;
+  if (!Init.isValid() && Dir > 0)
+    Init = residueStart(InitE, ResidueNum, ResidueDiv);
   if (!Init.isValid() || !Bound.isValid())
     return;
   Polynomial One = Polynomial::constant(1);
@@ -501,9 +506,63 @@ void BodyWalker::innerRange(const ForStmt *F, const VarDecl *&IV,
     Range = PolyRange{Bound, Init};
   if (Range && (!fitsBoxProgram(Range->Lo) || !fitsBoxProgram(Range->Hi)))
     Range.reset(); // the variable then makes subscripts non-affine
-  if (Range)
-    if (auto T = (Range->Hi - Range->Lo).asConstant())
-      Trips = *T + 1 > 0 ? double(*T + 1) : 1.0;
+  if (!Range)
+    return;
+  if (Dir > 0) {
+    // The lattice the values lie on, for the exact dependence test. Until the residue's
+    // numerator is known to be nonnegative (Regions.cpp, once the nest's ranges are known),
+    // C's `%` may be negative: the interval starts D - 1 lower.
+    Range->Step = constantStep(F->getInc());
+    Range->Base = Init;
+    if (ResidueDiv > 1) {
+      Range->ResidueNum = ResidueNum;
+      Range->ResidueDiv = ResidueDiv;
+      Range->Lo = Range->Lo - Polynomial::constant(ResidueDiv - 1);
+    }
+  }
+  if (auto T = (Range->Hi - Range->Lo).asConstant())
+    Trips = *T + 1 > 0 ? double(*T + 1) / double(Range->Step) : 1.0;
+}
+
+/// A loop start `A + N % D`, `N % D + A` or `N % D` with D a positive constant: A, with N and D
+/// apart. Invalid when the start has another form.
+Polynomial BodyWalker::residueStart(const Expr *E, Polynomial &Num, int64_t &Div) {
+  auto AsRem = [](const Expr *X) -> const BinaryOperator * {
+    const auto *B = dyn_cast<BinaryOperator>(X->IgnoreParens());
+    return B && B->getOpcode() == BO_Rem ? B : nullptr;
+  };
+  E = E->IgnoreParens();
+  Polynomial A = Polynomial::constant(0);
+  const BinaryOperator *Rem = AsRem(E);
+  if (const auto *Add = dyn_cast<BinaryOperator>(E); !Rem && Add && Add->getOpcode() == BO_Add) {
+    if ((Rem = AsRem(Add->getRHS())))
+      A = polyOf(Add->getLHS(), /*Exact=*/true);
+    else if ((Rem = AsRem(Add->getLHS())))
+      A = polyOf(Add->getRHS(), /*Exact=*/true);
+  }
+  if (!Rem || !A.isValid() || Rem->getType()->isUnsignedIntegerOrEnumerationType() ||
+      E->getType()->isUnsignedIntegerOrEnumerationType())
+    return Polynomial::invalid();
+  Polynomial N = polyOf(Rem->getLHS(), /*Exact=*/true);
+  std::optional<int64_t> D = polyOf(Rem->getRHS(), /*Exact=*/true).asConstant();
+  if (!N.isValid() || !D || *D <= 1)
+    return Polynomial::invalid();
+  Num = N;
+  Div = *D;
+  return A;
+}
+
+/// The step of an increment that counts up: 1 for `++v`, c for `v += c` with c a positive
+/// constant; 1 (the interval alone) otherwise.
+int64_t BodyWalker::constantStep(const Expr *Inc) {
+  const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc ? Inc->IgnoreParens() : nullptr);
+  if (!CA || CA->getOpcode() != BO_AddAssign)
+    return 1;
+  Expr::EvalResult ER;
+  if (!CA->getRHS()->EvaluateAsInt(ER, Ctx) || ER.Val.getInt().getSignificantBits() > 32)
+    return 1;
+  int64_t C = ER.Val.getInt().getExtValue();
+  return C > 1 ? C : 1;
 }
 
 /// +1 for ++v / v++ / v += c (c > 0), -1 for decrements, 0 otherwise.

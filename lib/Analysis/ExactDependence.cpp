@@ -56,7 +56,8 @@ public:
         auto It = Ranges.find(Key);
         if (It == Ranges.end())
           continue;
-        if (!add(It->second.Lo) || !add(It->second.Hi))
+        const PolyRange &R = It->second;
+        if (!add(R.Lo) || !add(R.Hi) || (R.isLattice() && (!add(R.Base) || !add(R.ResidueNum))))
           return false;
         Changed = true;
       }
@@ -133,8 +134,23 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
       auto It = Ranges.find(Key);
       if (It == Ranges.end())
         continue;
-      And(Names.text(It->second.Lo, I) + " <= " + Names.loop(V, I));
-      And(Names.loop(V, I) + " <= " + Names.text(It->second.Hi, I));
+      const PolyRange &R = It->second;
+      And(Names.text(R.Lo, I) + " <= " + Names.loop(V, I));
+      And(Names.loop(V, I) + " <= " + Names.text(R.Hi, I));
+      // A loop with a constant step, or a start with a residue (`j = 1 + i % 2; j += 2`):
+      // the values reached from the start, not the whole interval.
+      if (R.isLattice()) {
+        // exists t >= 0: v = Base + (N % D) + Step*t, with N % D = N - D*q and q = N / D
+        // truncating toward zero, as the quotient symbols below.
+        std::string T = "t" + Names.loop(V, I), Q = "q" + Names.loop(V, I);
+        std::string N = "(" + Names.text(R.ResidueNum, I) + ")", D = std::to_string(R.ResidueDiv);
+        std::string DQ = D + "*" + Q;
+        And("exists (" + T + ", " + Q + " : " + Names.loop(V, I) + " = " + Names.text(R.Base, I) +
+            " + " + N + " - " + DQ + " + " + std::to_string(R.Step) + "*" + T + " and " + T +
+            " >= 0 and ((" + N + " >= 0 and " + DQ + " <= " + N + " and " + N + " <= " + DQ +
+            " + " + D + " - 1) or (" + N + " < 0 and " + DQ + " - " + D + " + 1 <= " + N +
+            " and " + N + " <= " + DQ + ")))");
+      }
     }
   // q = Num / Div, truncating toward zero: Div*q <= Num < Div*q + Div when Num >= 0, and
   // Div*q - Div < Num <= Div*q when Num < 0.

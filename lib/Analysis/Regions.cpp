@@ -161,6 +161,19 @@ RegionAccesses buildRegions(ASTContext &Ctx, const NestInfo &Nest, const LoopCla
   Ranges = Facts.Ranges;
   for (size_t L = 0; L < Nest.NormVars.size(); ++L)
     Ranges[Nest.NormVars[L].Key] = PolyRange{Polynomial::constant(0), lastIteration(R.Nest[L])};
+  // An inner loop that starts at `Base + N % D` starts at Base or above when N is nonnegative
+  // over the ranges (the walk assumed it could be D - 1 below).
+  for (auto &[Key, Rg] : Ranges) {
+    if (Rg.ResidueDiv <= 1)
+      continue;
+    std::optional<PolyRange> NR = symbolicRange(Rg.ResidueNum, Ranges);
+    if (!NR || !provablyLessEq(Polynomial::constant(0), NR->Lo))
+      continue;
+    Rg.Lo = Rg.Base;
+    for (auto &[V, IR] : R.InnerRanges)
+      if (V.Key == Key)
+        IR.Lo = Rg.Base;
+  }
   for (size_t RI = 0; RI < R.Regions.size(); ++RI)
     delinearizeRegion(R.Regions[RI], ByRegion[RI], Ranges);
   return ByRegion;

@@ -82,3 +82,65 @@ void members(Point *pts, Word *w, Bits *b, int n) {
   for (int i = 0; i < n; ++i)
     b[i].lo = b[i + 1].hi;
 }
+
+// Inner loops with a constant step, and starts with a residue (red-black sweeps): a row of one
+// colour reads the other colour of the rows beside it. The exact test knows the values the
+// inner variable takes, not only its interval.
+void redBlack(int n, double (*u)[64], double (*f)[64]) {
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: u, f; out: u
+  [[cluster::gpu_parallel]]
+  for (int i = 1; i < n - 1; i++)
+    for (int j = 1 + (i + 1) % 2; j < n - 1; j += 2)
+      u[i][j] = 0.25 * (u[i - 1][j] + u[i + 1][j] + u[i][j - 1] + u[i][j + 1] - f[i][j]);
+  // The same colour in the rows beside: (i - 1, j + 1) has the parity of (i, j).
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'u' is written in one iteration and read in another: iterations 0 and 1 (with n = 4) touch the same element
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+4]]:24: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 1; i < n - 1; i++)
+    for (int j = 1 + i % 2; j < n - 1; j += 2)
+      u[i][j] = 0.5 * (u[i - 1][j + 1] + f[i][j]);
+}
+
+void strides(int n, double (*a)[64], double *v) {
+  // Columns 0, 3, 6, ... of each row, reading column j + 1 of the row above.
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: a; out: a
+  [[cluster::gpu_parallel]]
+  for (int i = 1; i < n; i++)
+    for (int j = 0; j < 62; j += 3)
+      a[i][j] = a[i - 1][j + 1] + 1;
+  // Column j + 3 of the row above is on the lattice.
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'a' is written in one iteration and read in another: iterations 0 and 1 (with n = 3) touch the same element
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+4]]:17: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 1; i < n; i++)
+    for (int j = 0; j < 60; j += 3)
+      a[i][j] = a[i - 1][j + 3] + 1;
+  // Rows of one parity write the same elements of a one-dimensional array.
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'v' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+4]]:7: note: written here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    for (int j = i % 2; j < 64; j += 2)
+      v[j] = i;
+  // A residue that may be negative: C's `%` keeps the sign, (i - 5) % 2 is -1 or 0 below
+  // i = 5, so row i starts at column 1 or 2; the rows beside it have the other parity.
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: a; out: a
+  [[cluster::gpu_parallel]]
+  for (int i = 1; i < n; i++)
+    for (int j = 2 + (i - 5) % 2; j < 62; j += 2)
+      a[i][j] = a[i - 1][j] + 1;
+  // Below i = 4 the residue is negative and row i starts at column 1 or 2, not 4 or 5 (as a
+  // residue taken the mathematical way would say): row 2 writes the column 1 that row 3 reads.
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'a' is written in one iteration and read in another: iterations 1 and 2 (with n = 4) touch the same element
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+4]]:17: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 1; i < n; i++)
+    for (int j = 3 + (i - 4) % 3; j < 62; j += 3)
+      a[i][j] = a[i - 1][1] + 1;
+  // From i = 4 on, the rows start at columns 3, 4 and 5: none writes column 1.
+  // CHECK: {{.*}}exact-dependences.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: a; out: a
+  [[cluster::gpu_parallel]]
+  for (int i = 4; i < n; i++)
+    for (int j = 3 + (i - 4) % 3; j < 62; j += 3)
+      a[i][j] = a[i - 1][1] + 1;
+}

@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clustrix {
@@ -88,7 +89,18 @@ private:
 /// A closed integer interval whose ends are polynomials over invariant symbols (no loop
 /// variables): the range of a loop variable or of a subscript.
 struct PolyRange {
+  PolyRange() = default;
+  PolyRange(Polynomial Lo, Polynomial Hi) : Lo(std::move(Lo)), Hi(std::move(Hi)) {}
+
   Polynomial Lo, Hi;
+  /// What is known beyond the interval, for an inner loop that counts up by a constant Step
+  /// from Base + ResidueNum % ResidueDiv (C's `%`, truncating; ResidueDiv 1: no residue): its
+  /// values are that start plus Step*t, t >= 0. The interval alone is always sound.
+  int64_t Step = 1;
+  Polynomial Base;
+  Polynomial ResidueNum = Polynomial::constant(0);
+  int64_t ResidueDiv = 1;
+  bool isLattice() const { return Step > 1 || ResidueDiv > 1; }
 };
 
 /// Whether A <= B holds for every value of the symbols, as far as a constant difference shows.

@@ -101,4 +101,51 @@ TEST(ExactDependence, NonAffineIsNotDecided) {
   EXPECT_FALSE(testExactly({v(K)}, {v(K), v(J)}, {K}, R).has_value());
 }
 
+TEST(ExactDependence, StepAndResidueOfAnInnerLoop) {
+  // Red-black: for i = 1 .. n-2 (k = i - 1): for j = 1 + (i+1) % 2; j < n-1; j += 2:
+  // u[i][j] = f(u[i-1][j]). Row i's columns have the other parity than row i-1's.
+  RangeMap R;
+  R[&KK] = {c(0), v(N) - c(3)};
+  PolyRange JR{c(1), v(N) - c(2)};
+  JR.Step = 2;
+  JR.Base = c(1);
+  JR.ResidueNum = v(K) + c(2);
+  JR.ResidueDiv = 2;
+  R[&KJ] = JR;
+  Polynomial I = v(K) + c(1);
+  EXPECT_FALSE(conflict({I, v(J)}, {I - c(1), v(J)}, R));
+  // Column j + 1 of the row above has the parity of (i, j).
+  EXPECT_TRUE(conflict({I, v(J)}, {I - c(1), v(J) + c(1)}, R));
+  // Without the residue the rows share their columns.
+  R[&KJ].ResidueDiv = 1;
+  EXPECT_TRUE(conflict({I, v(J)}, {I - c(1), v(J)}, R));
+  // A step alone: columns 0, 3, 6, ...; the row above's column j + 1 is never written, its
+  // column j + 3 is.
+  PolyRange Every3{c(0), c(59)};
+  Every3.Step = 3;
+  Every3.Base = c(0);
+  R[&KJ] = Every3;
+  EXPECT_FALSE(conflict({I, v(J)}, {I - c(1), v(J) + c(1)}, R));
+  EXPECT_TRUE(conflict({I, v(J)}, {I - c(1), v(J) + c(3)}, R));
+}
+
+TEST(ExactDependence, NegativeResidueTruncatesAsC) {
+  // for i = 1 .. n-1 (k = i - 1): for j = 3 + (i-4) % 3; ...; j += 3: a[i][j] = a[i-1][1].
+  // C's (i-4) % 3 is -2 at i = 2, so row 2 writes column 1, which row 3 reads; taken the
+  // mathematical way (1) it would start at column 4.
+  RangeMap R;
+  R[&KK] = {c(0), v(N) - c(2)};
+  PolyRange JR{c(1), c(61)};
+  JR.Step = 3;
+  JR.Base = c(3);
+  JR.ResidueNum = v(K) - c(3);
+  JR.ResidueDiv = 3;
+  R[&KJ] = JR;
+  Polynomial I = v(K) + c(1);
+  EXPECT_TRUE(conflict({I, v(J)}, {I - c(1), c(1)}, R));
+  // From i = 4 (k from 3) the residue is 0, 1, 2 and no row writes column 1.
+  R[&KK] = {c(3), v(N) - c(2)};
+  EXPECT_FALSE(conflict({I, v(J)}, {I - c(1), c(1)}, R));
+}
+
 } // namespace
