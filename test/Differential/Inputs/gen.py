@@ -30,7 +30,9 @@ Usage: gen.py --seed S [--first K] [--count N] [--only-loop L] [--skip K,...] -o
 
 import argparse
 import json
+import os
 import random
+import sys
 
 INT_MASK = 1023          # int array elements stay in [0, INT_MASK]
 DBL_LIMIT = 4096.0       # |double array element| <= DBL_LIMIT
@@ -996,6 +998,7 @@ class Program:
             '  %s w;' % elem,
             '  void add(%s x) { w = %s; }' % (elem, fix_store(Ex('w + x', elem, two, True), elem).t),
             '  %s get(int k) const { return v[k]; }' % elem,
+            '  %s getw() const { return w; }' % elem,
             '  void mix(const %s &o) { w = %s; }'
             % (name, fix_store(Ex('w + o.v[0]', elem, two, True), elem).t),
             '};',
@@ -1280,9 +1283,11 @@ class Program:
                 L.tags.add('in-lambda')
         shape = r.wpick([(30, 'map'), (10, 'reduce'), (6, 'append'), (10, 'calls'),
                          (7, 'rows'), (7, 'grid'), (4, 'range'), (26, 'special')])
+        if ONLY_SPECIALS:
+            shape = 'special'
         res = None
         if shape == 'special':
-            name = r.choice(SPECIALS)
+            name = r.choice(ONLY_SPECIALS or SPECIALS)
             res = getattr(self, 'sp_' + name)(L)
             shape = 'special-' + name
         elif shape == 'range':
@@ -1937,11 +1942,15 @@ class Program:
         i = L.vars[0].name
         kind = self.rnd.choice(['self-arg', 'neighbour-arg', 'outer-object', 'outer-object-self',
                                 'binding', 'binding-outer', 'binding-copy-neighbour',
-                                'struct-copy', 'struct-copy-neighbour'])
+                                'struct-copy', 'struct-copy-neighbour', 'elem-own',
+                                'elem-neighbour-other', 'elem-neighbour-same', 'elem-ref',
+                                'elem-first-root'])
         L.tags.add('method-' + kind)
         T = v.elem
         last = '%d' % (v.rhi - 1)
         nb = '%s + 1 < %d ? %s + 1 : %s' % (i, v.rhi, i, i)
+        if kind.startswith('elem-') and L.vars[0].hi + 1 < v.rhi and self.rnd.chance(0.7):
+            nb = '%s + 1' % i  # affine, so that the dependence test decides
         extra_pre, extra_post = [], []
         if kind == 'self-arg':
             stmts = ['%s[%s].mix(%s[%s]);' % (v.name, i, v.name, i)]
@@ -1963,6 +1972,20 @@ class Program:
                      '%s[%s] = t;' % (v.name, i)]
         elif kind == 'struct-copy-neighbour':
             stmts = ['%s[%s] = %s[%s];' % (v.name, i, v.name, nb)]
+        elif kind == 'elem-own':  # methods of element i on element i
+            stmts = ['%s[%s].add(%s[%s].get(%d));' % (v.name, i, v.name, i, v.cols - 1)]
+        elif kind == 'elem-neighbour-other':  # writes w of i, reads v of the next
+            stmts = ['%s[%s].add(%s[%s].get(0));' % (v.name, i, v.name, nb)]
+        elif kind == 'elem-neighbour-same':  # writes w of i, reads w of the next
+            stmts = ['%s[%s].add(%s[%s].getw());' % (v.name, i, v.name, nb)]
+        elif kind == 'elem-ref':  # a reference bound to an element, then its methods
+            e = self.fresh('e')
+            stmts = ['auto &%s = %s[%s];' % (e, v.name, i),
+                     '%s.add(%s[%s].%s);' % (e, v.name, nb,
+                                             self.rnd.choice(['get(0)', 'getw()']))]
+        elif kind == 'elem-first-root':  # element 0's member through its address
+            stmts = ['%s[%s].add(%s);' % (v.name, i, self.rnd.choice([
+                '(&%s[0])->v[0]' % v.name, '(&%s[0])->w' % v.name]))]
         elif kind == 'binding-outer':
             stmts = ['auto &[vv, ww] = %s[%s];' % (v.name, last),
                      'ww = %s;' % fix_store(Ex('ww + %s[%s].v[0]' % (v.name, i), T,
@@ -2184,8 +2207,8 @@ class Program:
         every iteration writes them first, or when dead after the loop), triangular and
         symmetric updates of a local matrix, in-place reversal over n/2 iterations."""
         r = self.rnd
-        kind = r.choice(['counter', 'scratch', 'matrix', 'reverse'])
-        if kind in ('matrix', 'reverse'):
+        kind = r.choice(['counter', 'scratch', 'matrix', 'reverse', 'sweep'])
+        if kind in ('matrix', 'reverse', 'sweep'):
             return self.sp_c89_nest(L, kind)
         b = self.sp_base(L)
         if not b:
@@ -2250,6 +2273,8 @@ class Program:
                      '    %s = %s;' % (X.at('%d + %s - 1 - %s' % (X.lo, m, i)), a),
                      '  }', '  }']
             return lines, clauses
+        if kind == 'sweep':
+            return self.sp_c89_sweep(L)
         how = r.choice(['lu', 'lu', 'from-pivot', 'symmetric', 'symmetric-read', 'lower'])
         L.tags.add('c89-matrix-' + how)
         lines = ['  {', '  double %s[%d][%d];' % (m, size, size),
@@ -2282,12 +2307,56 @@ class Program:
         lines += ['  dt_arr("%s %s", &%s[0][0], %d);' % (L.tag, m, m, size * size), '  }']
         return lines, clauses
 
+    def sp_c89_sweep(self, L):
+        """Inner loops with a constant step from a start with a residue, over a local matrix:
+        red-black sweeps (each row reads the other colour of the rows beside it), a row reading
+        the same colour of the row above, strides of 3, and a residue that is negative for the
+        first rows (C's `%` keeps the sign) with a read its start reaches or not."""
+        r = self.rnd
+        m, i, j = self.fresh('m'), self.fresh('i'), self.fresh('j')
+        size = r.choice([8, 11, 14])
+        how = r.choice(['red', 'black', 'same-colour', 'stride', 'stride-hit', 'negative',
+                        'negative-late'])
+        L.tags.add('c89-sweep-' + how)
+        lines = ['  {', '  double %s[%d][%d];' % (m, size, size),
+                 '  for (int %s = 0; %s < %d; %s++)' % (i, i, size, i),
+                 '    for (int %s = 0; %s < %d; %s++)' % (j, j, size, j),
+                 '      %s[%s][%s] = (%s * 5 + %s * 3) %% 9 + 0.5;' % (m, i, j, i, j),
+                 '  int %s, %s;' % (i, j)]
+        lo, step, end = 1, 2, size - 1
+        if how in ('red', 'black', 'same-colour'):
+            start = {'red': '1 + (%s + 1) %% 2', 'black': '1 + %s %% 2',
+                     'same-colour': '1 + %s %% 2'}[how] % i
+            up = '%s[%s - 1][%s + 1]' % (m, i, j) if how == 'same-colour' else \
+                '%s[%s - 1][%s]' % (m, i, j)
+            rhs = '0.5 * %s[%s][%s] + 0.125 * (%s + %s[%s + 1][%s] + %s[%s][%s - 1] + %s[%s][%s + 1])' % (
+                m, i, j, up, m, i, j, m, i, j, m, i, j)
+        elif how in ('stride', 'stride-hit'):
+            start, step, end = '0', 3, size - 3
+            rhs = '%s[%s - 1][%s + %d] * 0.5 + 1.0' % (m, i, j, 1 if how == 'stride' else 3)
+        else:
+            start, step = '3 + (%s - 4) %% 3' % i, 3
+            lo = 1 if how == 'negative' else 4
+            rhs = '%s[%s - 1][1] * 0.5 + %s' % (m, i, j)
+        lines += ['  @ATTR', '  for (%s = %d; %s < %d; %s++) { @FOR' % (i, lo, i, size - 1, i),
+                  '    for (%s = %s; %s < %d; %s += %d)' % (j, start, j, end, j, step),
+                  '      %s[%s][%s] = %s;' % (m, i, j, rhs), '  }',
+                  '  dt_arr("%s %s", &%s[0][0], %d);' % (L.tag, m, m, size * size), '  }']
+        return lines, []
+
 
 SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'throw', 'default_arg', 'ctor',
             'helper_state', 'lambda', 'ref_in_body', 'hidden_shift', 'hidden_shift',
             'alias_call', 'alias_call', 'two_refs', 'methods', 'reduction_misuse',
             'bound_modified', 'control', 'constexpr', 'extent', 'conditional_lvalue',
             'scalar_alias', 'append_alias', 'c89', 'c89', 'c89', 'c89', 'c89', 'c89']
+
+# DIFFTEST_SPECIALS=c89,methods makes every loop one of these shapes (a run aimed at them).
+ONLY_SPECIALS = [x for x in os.environ.get('DIFFTEST_SPECIALS', '').split(',') if x]
+for _name in ONLY_SPECIALS:
+    if _name not in SPECIALS:
+        sys.exit('gen.py: DIFFTEST_SPECIALS names no shape %r (shapes: %s)' % (
+            _name, ', '.join(sorted(set(SPECIALS)))))
 
 
 def printer(ty):
