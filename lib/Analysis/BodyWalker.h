@@ -84,6 +84,9 @@ struct Access {
   /// The members of the element it touches, outermost first (empty: the whole element). A null
   /// entry is a member the walk does not name (an anonymous union's).
   std::vector<const clang::FieldDecl *> Fields;
+  /// An array member of the element, indexed (`a[i].v[k]`): the access is to that whole member
+  /// (recordAccess makes it partial and the first field).
+  const clang::FieldDecl *ElementMember = nullptr;
   bool Affine = true;
   /// The root is reached through a pointer, a reference, `this` or a view.
   bool MayAlias = false;
@@ -257,6 +260,8 @@ private:
   void walkRangeElement(const clang::Expr *At, Use U, bool Partial = false);
   bool isElementExpr(const clang::Expr *E);
   bool resolveElement(const clang::Expr *E, Access &A);
+  bool resolveElementMember(const clang::Expr *Base, llvm::ArrayRef<const clang::Expr *> Indices,
+                            Access &A);
   PointerRef resolvePointer(const clang::Expr *E);
   PointerRef resolveObject(const clang::Expr *E);
   PointerRef resolveVar(const clang::VarDecl *VD, const clang::Expr *At);

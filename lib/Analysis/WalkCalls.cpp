@@ -158,7 +158,16 @@ void BodyWalker::walkMemberCall(const CXXMemberCallExpr *MC, Use U) {
       return;
     }
   } else if (!Obj->getType()->isPointerType()) {
-    walkChildrenRead(Obj, Use::Read); // subscripts of `a[f(i)].m()`
+    // The subscripts of `a[f(i)].m()`; the object itself is what the method uses of it. A const
+    // method's object (or a base class's) comes through a cast to the same lvalue.
+    const Expr *Whole = Obj->IgnoreParens();
+    while (const auto *ICE = dyn_cast<ImplicitCastExpr>(Whole)) {
+      CastKind K = ICE->getCastKind();
+      if (K != CK_NoOp && K != CK_DerivedToBase && K != CK_UncheckedDerivedToBase)
+        break;
+      Whole = ICE->getSubExpr()->IgnoreParens();
+    }
+    walkChildrenRead(Whole, Use::Read);
   }
   walkCall(MC, MD, argsOf(MC, 0), U, Obj);
 }

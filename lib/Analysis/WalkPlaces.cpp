@@ -454,6 +454,8 @@ bool BodyWalker::resolveElement(const Expr *E, Access &A) {
     return false;
   }
   std::reverse(Indices.begin(), Indices.end());
+  if (resolveElementMember(Base, Indices, A))
+    return true;
   PointerRef P = Base->getType()->isPointerType() ? resolvePointer(Base)
                                                   : resolveObject(Base->IgnoreParenImpCasts());
   for (const Expr *I : Indices)
@@ -482,6 +484,35 @@ bool BodyWalker::resolveElement(const Expr *E, Access &A) {
     }
     A.Subs.push_back(Ix);
   }
+  return true;
+}
+
+/// An array member of an element indexed (`a[i].v[k]`, or `v[k]` in a member function called
+/// on `a[i]`): the access is to the whole member of that element; the indices within it are
+/// read, not followed. False when Base is not such a member.
+bool BodyWalker::resolveElementMember(const Expr *Base, llvm::ArrayRef<const Expr *> Indices,
+                                      Access &A) {
+  const auto *ME = dyn_cast<MemberExpr>(Base->IgnoreParenImpCasts());
+  const auto *FD = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (!FD || !Ctx.getAsArrayType(FD->getType()))
+    return false;
+  const Expr *Owner = ME->getBase()->IgnoreParenImpCasts();
+  if (ME->isArrow() ? !isa<CXXThisExpr>(Owner) : !isElementExpr(Owner))
+    return false;
+  PointerRef Obj = resolveObject(Owner);
+  if (!Obj.Ok || !Obj.Element || Obj.Scalar)
+    return false;
+  for (const Expr *I : Indices)
+    if (I)
+      walkExpr(I, Use::Read);
+  A.Key = Obj.Private ? "private" : Obj.Key;
+  A.Name = Obj.Name;
+  A.Decl = Obj.Decl;
+  A.BaseType = Obj.BaseType;
+  A.MayAlias = Obj.MayAlias;
+  A.Subs = Obj.Subs;
+  A.ElementMember = FD;
+  A.Loc = Base->getBeginLoc();
   return true;
 }
 
@@ -858,10 +889,13 @@ PointerRef BodyWalker::resolveField(const PointerRef &Base, const FieldDecl *FD)
 void BodyWalker::recordAccess(Access A, Use U, bool Partial, const Expr *At) {
   if (A.Key == "private")
     return; // the iteration's own object
+  Partial |= A.ElementMember != nullptr;
   A.Read = U != Use::Write || Partial;
   A.Write = U != Use::Read;
   A.Partial = Partial;
   A.Fields.assign(FieldPath.rbegin(), FieldPath.rend());
+  if (A.ElementMember)
+    A.Fields.insert(A.Fields.begin(), A.ElementMember);
   A.Conditional = CondDepth > 0;
   A.Loc = At->getBeginLoc();
   for (const Polynomial &P : A.Subs)

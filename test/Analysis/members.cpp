@@ -123,7 +123,7 @@ void elementMethods(int n, Body *p, Cell *u) {
   for (int i = 0; i < n; i++)
     p[i].chain();
   // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'p' is written in one iteration and read in another (dependence distance 1)
-  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:15: note: conflicting read here
+  // CHECK: {{.*}}members.cpp:[[@LINE-30]]:32: note: conflicting read here
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n - 1; i++)
     p[i].setf(p[i + 1].getf());
@@ -140,11 +140,60 @@ void elementMethods(int n, Body *p, Cell *u) {
   // A reference bound to an element, and a member read through `p[0]`: the element's method
   // writes the field that another iteration reads.
   // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'p' is written in one iteration and read in another: iterations with different strides reach the same element
-  // CHECK: {{.*}}members.cpp:[[@LINE+5]]:11: note: conflicting read here
+  // CHECK: {{.*}}members.cpp:[[@LINE-47]]:32: note: conflicting read here
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++) {
     Body &b = p[i];
     b.clear();
     b.x = p[0].getf();
   }
+}
+
+// An array member of an element, indexed (`x[i].v[k]`, or `v[k]` in a member function called on
+// `x[i]`): the whole member of that element, so other fields are no dependence, the same member
+// of another element is (whatever the indices), and a union's members share storage.
+struct Cellv {
+  int v[4];
+  int w;
+  int get(int k) const { return v[k]; }
+};
+struct Inner {
+  int m, n;
+};
+struct Outer {
+  Inner in[3];
+};
+union Packed {
+  int v[2];
+  int w;
+};
+void elementArrays(int n, Cellv *x, Outer *o, Packed *pk) {
+  // CHECK: {{.*}}members.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: x; out: x
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n - 1; i++)
+    x[i].w = x[i + 1].v[2];
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); in: x; out: x
+  // CHECK: {{.*}}members.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'Cellv::get', a member function
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n - 1; i++)
+    x[i].w = x[i + 1].get(i % 4);
+  // CHECK: {{.*}}members.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: o; out: o
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n - 1; i++)
+    o[i].in[1].m = o[i + 1].in[2].n;
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'x' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:17: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n - 1; i++)
+    x[i].v[1] = x[i + 1].v[2];
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'o' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:20: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n - 1; i++)
+    o[i].in[1].m = o[i + 1].in[2].m;
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'pk' is written in one iteration and read in another (dependence distance 1)
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:15: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n - 1; i++)
+    pk[i].w = pk[i + 1].v[1];
 }

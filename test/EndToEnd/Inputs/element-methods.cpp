@@ -20,7 +20,9 @@ struct Body {
     vy += dt * fy;
     x += dt * vx;
     y += dt * vy;
+    hist[0] = x; // an array member of the element
   }
+  double lastX() const { return hist[0]; }
 };
 
 static Body bodies[600];
@@ -41,6 +43,10 @@ static void step(int n, double dt, Body *p) {
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     p[i].move(dt);
+  // Reads the array member of the next element, writes another field of this one.
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n - 1; i++)
+    p[i].fy += 1e-3 * p[i + 1].lastX();
 }
 
 // Iteration 0 writes bodies[0].hist[1], which every iteration reads: serially, all but the
