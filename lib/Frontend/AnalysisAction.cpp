@@ -97,7 +97,7 @@ AnalysisConsumer::analyzeAndDecide(ASTContext &Ctx, const std::vector<MatchedLoo
       refuseUnlessOutlinable(L.Fn, L.Loop, R); // C: the body must become a file-scope function
     Kernel K;
     if (R.Accepted)
-      K = emitKernel(Ctx, L.Loop, R);
+      K = emitKernel(Ctx, L.Loop, R, &CI.getPreprocessor());
     Decide.decide(L, R, {K.Ok, K.Reason}, Out.Records, Out.Diags);
     if (R.Accepted) {
       Nesting.accept(L);

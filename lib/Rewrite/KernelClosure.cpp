@@ -16,6 +16,8 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -60,8 +62,9 @@ QualType regionPointerType(QualType T, ASTContext &Ctx) {
 /// spellings that differ on the device in its Rewriter.
 class ClosureBuilder : public RecursiveASTVisitor<ClosureBuilder> {
 public:
-  ClosureBuilder(ASTContext &Ctx, const LoopResult &R)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), R(R), RW(Ctx.getSourceManager(), Ctx.getLangOpts()) {
+  ClosureBuilder(ASTContext &Ctx, const LoopResult &R, Preprocessor *PP)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), R(R), PP(PP),
+        RW(Ctx.getSourceManager(), Ctx.getLangOpts()) {
     for (size_t I = 0; I < R.Regions.size(); ++I)
       if (!R.Regions[I].Scalar) // a guard region: the kernel takes the scalar by value
         RegionIndex[R.Regions[I].Name] = I;
@@ -86,10 +89,53 @@ public:
   bool shouldVisitImplicitCode() const { return false; }
 
   bool VisitStmt(Stmt *S) {
-    if (S->getBeginLoc().isMacroID()) {
-      StringRef Macro = Lexer::getImmediateMacroName(S->getBeginLoc(), SM, Ctx.getLangOpts());
-      return fail("the code uses macro '" + Macro.str() + "', which the kernel text cannot carry");
+    for (SourceLocation Loc : {S->getBeginLoc(), S->getEndLoc()})
+      if (Loc.isMacroID() && !noteMacros(Loc))
+        return false;
+    return true;
+  }
+
+  /// The macros of the expansion that produced Loc, each defined again in the kernel text with
+  /// the macros its definition uses. A built-in macro (`__LINE__`) has no definition to carry.
+  bool noteMacros(SourceLocation Loc) {
+    SourceLocation Use = SM.getExpansionLoc(Loc);
+    for (; Loc.isMacroID(); Loc = SM.getImmediateMacroCallerLoc(Loc)) {
+      StringRef Name = Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
+      if (!PP)
+        return fail("the code uses macro '" + Name.str() + "', which the kernel text cannot carry");
+      if (!noteMacro(Name, Use))
+        return false;
     }
+    return true;
+  }
+
+  bool noteMacro(StringRef Name, SourceLocation Use) {
+    if (MacroNames.count(Name.str()))
+      return true;
+    IdentifierInfo *II = PP->getIdentifierInfo(Name);
+    const MacroInfo *MI = II ? PP->getMacroDefinitionAtLoc(II, Use).getMacroInfo() : nullptr;
+    if (!MI) // the argument of a function-like macro, or a macro undefined since
+      return true;
+    if (MI->isBuiltinMacro() || MI->getDefinitionLoc().isInvalid() || Name == "__cplusplus" ||
+        Name.starts_with("__STDC"))
+      return fail("the code uses built-in macro '" + Name.str() +
+                  "', which the kernel text cannot carry");
+    MacroNames.insert(Name.str());
+    CharSourceRange Def = CharSourceRange::getTokenRange(MI->getDefinitionLoc(),
+                                                         MI->getDefinitionEndLoc());
+    std::string Text = Lexer::getSourceText(Def, SM, Ctx.getLangOpts()).str();
+    if (Text.empty())
+      return fail("the definition of macro '" + Name.str() + "' cannot be read");
+    // A macro the compiler predefines (`__DBL_EPSILON__` behind DBL_EPSILON) may have another
+    // value in the device compiler: the host's replaces it.
+    if (SM.isWrittenInBuiltinFile(MI->getDefinitionLoc()))
+      Macros.push_back(Name.str() + "\n#undef " + Name.str() + "\n#define " + Text);
+    else
+      Macros.push_back(Text);
+    for (const Token &T : MI->tokens())
+      if (const IdentifierInfo *TI = T.getIdentifierInfo(); TI && TI != II)
+        if (!noteMacro(TI->getName(), Use))
+          return false;
     return true;
   }
 
@@ -162,6 +208,9 @@ public:
     if (!(T->isArithmeticType() || T->isEnumeralType() || T->isRecordType()))
       return fail("'" + Name + "' of type '" + T.getAsString() +
                   "' cannot be passed to a kernel by value");
+    if (T->isRecordType() && !T.isTriviallyCopyableType(Ctx))
+      return fail("'" + Name + "' of type '" + T.getAsString() +
+                  "' is not trivially copyable, so a kernel cannot take it by value");
     noteType(T);
     addScalar(Name, T, Name);
     return ok();
@@ -169,6 +218,8 @@ public:
 
   bool VisitMemberExpr(MemberExpr *ME) {
     const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Base) && InMethod)
+      return true; // a member function the kernel carries uses its object's members
     if (!isa<CXXThisExpr>(Base)) {
       noteType(ME->getBase()->getType()->isPointerType()
                    ? ME->getBase()->getType()->getPointeeType()
@@ -200,12 +251,29 @@ public:
 
   bool VisitCXXThisExpr(CXXThisExpr *) { return ok(); }
 
-  bool VisitLambdaExpr(LambdaExpr *) { return fail("the loop uses a lambda"); }
+  /// A lambda in the code the kernel carries is device code as it stands; its parameters and
+  /// locals are the kernel's. `this` does not exist in a kernel.
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    for (const LambdaCapture &C : LE->captures())
+      if (C.capturesThis())
+        return fail("the loop uses a lambda that captures 'this'");
+    if (const CXXMethodDecl *Call = LE->getCallOperator())
+      for (const ParmVarDecl *P : Call->parameters()) {
+        Locals.insert(P);
+        noteType(P->getType());
+      }
+    return ok();
+  }
 
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
-    return fail("the loop calls '" + (MD ? MD->getQualifiedNameAsString() : std::string("?")) +
-                "', a member function");
+    if (!MD)
+      return fail("the loop calls a member through a pointer");
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (Obj && isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()) && !InMethod)
+      return fail("the loop calls '" + MD->getQualifiedNameAsString() +
+                  "' on its own object, which a kernel does not have");
+    return noteMethod(MD);
   }
 
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
@@ -213,15 +281,111 @@ public:
       return ok(); // a container element: the region parameter is a pointer
     if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
         MD && MD->getParent()->isLambda())
-      return fail("the loop calls a lambda");
+      return lambdaCall(Op);
     return fail("the loop uses overloaded operator '" +
                 std::string(getOperatorSpelling(Op->getOperator())) + "'");
+  }
+
+  /// A call of a lambda: one defined in the code the kernel carries, or one defined before the
+  /// loop in the enclosing function, which the kernel defines again for each thread. Such a
+  /// copy is the same lambda only when it captures by reference (by copy, it would copy the
+  /// values of the loop's start, not of its definition) and nothing private to an iteration.
+  bool lambdaCall(const CXXOperatorCallExpr *Op) {
+    const auto *DR = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V)
+      return fail("the loop calls a lambda it does not name");
+    if (Locals.count(V))
+      return ok();
+    const Expr *Init = V->getInit() ? V->getInit()->IgnoreImplicit() : nullptr;
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Init); CE && CE->getNumArgs() == 1)
+      Init = CE->getArg(0)->IgnoreImplicit();
+    const auto *LE = dyn_cast_or_null<LambdaExpr>(Init);
+    if (InCallee || !LE || !V->hasLocalStorage() || isa<ParmVarDecl>(V))
+      return fail("the loop calls lambda '" + V->getNameAsString() +
+                  "', which is not defined in its function");
+    for (const LambdaCapture &C : LE->captures()) {
+      if (C.capturesThis())
+        return fail("the loop calls lambda '" + V->getNameAsString() + "', which captures 'this'");
+      if (!C.capturesVariable())
+        continue;
+      const auto *CV = dyn_cast<VarDecl>(C.getCapturedVar());
+      if (C.getCaptureKind() != LCK_ByRef || !CV || CV->isInitCapture())
+        return fail("the loop calls lambda '" + V->getNameAsString() + "', which captures '" +
+                    C.getCapturedVar()->getNameAsString() +
+                    "' by copy where it is defined, before the loop");
+      if (Locals.count(CV) || IVs.count(CV))
+        return fail("the loop calls lambda '" + V->getNameAsString() + "', which captures '" +
+                    CV->getNameAsString() + "', private to each iteration");
+    }
+    Locals.insert(V);
+    Lambdas.push_back(V);
+    TraverseStmt(const_cast<LambdaExpr *>(LE));
+    return ok();
   }
 
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
     if (const auto *RD = C->getType()->getAsCXXRecordDecl(); RD && RD->isInStdNamespace())
       return fail("the loop constructs '" + C->getType().getAsString() + "'");
+    if (const CXXConstructorDecl *Ctor = C->getConstructor(); Ctor && Ctor->isUserProvided())
+      return noteMethod(Ctor);
     return ok();
+  }
+
+  /// A member function (or constructor) the kernel calls: device code within its record's
+  /// definition, which the kernel carries. Its body is walked as a callee's, with its object's
+  /// members allowed. The record's types must already be known: an inline body that needs a
+  /// type declared after its record would not compile.
+  bool noteMethod(const CXXMethodDecl *MD) {
+    const FunctionDecl *Def = nullptr;
+    if (!MD->hasBody(Def) || !Def)
+      return fail("the loop calls '" + MD->getQualifiedNameAsString() +
+                  "', whose definition is not visible in this translation unit");
+    const auto *M = cast<CXXMethodDecl>(Def);
+    const CXXRecordDecl *RD = M->getParent();
+    if (RD->isLambda())
+      return ok();
+    if (RD->isPolymorphic())
+      return fail("the loop calls '" + M->getQualifiedNameAsString() +
+                  "' of a polymorphic type, whose objects a kernel cannot use");
+    if (M->getTemplatedKind() != FunctionDecl::TK_NonTemplate || RD->isDependentContext() ||
+        isa<ClassTemplateSpecializationDecl>(RD))
+      return fail("the loop calls '" + M->getQualifiedNameAsString() + "' of a template");
+    if (SM.isInSystemHeader(M->getLocation()) || RD->isInStdNamespace())
+      return fail("the loop calls '" + M->getQualifiedNameAsString() +
+                  "', which has no device version");
+    noteType(Ctx.getRecordType(RD));
+    if (!ok() || std::find(Methods.begin(), Methods.end(), M) != Methods.end())
+      return ok();
+    Methods.push_back(M);
+    size_t TypesBefore = Types.size();
+    bool SavedCallee = InCallee, SavedMethod = InMethod;
+    std::string SavedName = CalleeName;
+    InCallee = InMethod = true;
+    CalleeName = M->getQualifiedNameAsString();
+    for (const ParmVarDecl *P : M->parameters()) {
+      Locals.insert(P);
+      noteType(P->getType());
+    }
+    noteType(M->getReturnType());
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(M))
+      for (const CXXCtorInitializer *I : Ctor->inits())
+        if (I->isWritten())
+          TraverseStmt(I->getInit());
+    TraverseStmt(M->getBody());
+    InCallee = SavedCallee;
+    InMethod = SavedMethod;
+    CalleeName = SavedName;
+    if (ok() && !M->isOutOfLine() && Types.size() != TypesBefore)
+      return fail("'" + M->getQualifiedNameAsString() + "' uses type '" +
+                  typeName(Types.back()) + "', which the kernel would declare after it");
+    return ok();
+  }
+
+  static std::string typeName(const Decl *D) {
+    if (const auto *ND = dyn_cast<NamedDecl>(D))
+      return ND->getNameAsString();
+    return "?";
   }
 
   bool VisitCallExpr(CallExpr *CE) {
@@ -237,16 +401,20 @@ public:
       // std::sqrt(x) -> sqrt(x): CUDA's math library has the unqualified names.
       const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
       if (const auto *DR = dyn_cast<DeclRefExpr>(Callee))
-        if (DR->getQualifierLoc())
-          RW.RemoveText(CharSourceRange::getCharRange(
-              DR->getQualifierLoc().getBeginLoc(), DR->getNameInfo().getBeginLoc()));
+        if (DR->getQualifierLoc()) {
+          if (DR->getQualifierLoc().getBeginLoc().isMacroID())
+            StdMath.insert(Name); // in a macro's definition: std:: names it in the kernel
+          else
+            RW.RemoveText(CharSourceRange::getCharRange(
+                DR->getQualifierLoc().getBeginLoc(), DR->getNameInfo().getBeginLoc()));
+        }
       return ok();
     }
     if (!HasBody || FD->isInStdNamespace())
       return fail("the loop calls '" + FD->getQualifiedNameAsString() +
                   "', which has no device version");
-    if (isa<CXXMethodDecl>(Def))
-      return fail("the loop calls member function '" + FD->getQualifiedNameAsString() + "'");
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
+      return noteMethod(MD); // a static member function
     if (!Def->getDeclContext()->getRedeclContext()->isTranslationUnit())
       return fail("the loop calls '" + FD->getQualifiedNameAsString() +
                   "', which is declared in a namespace");
@@ -257,9 +425,10 @@ public:
     if (std::find(Functions.begin(), Functions.end(), Def) != Functions.end())
       return ok();
     Functions.push_back(Def);
-    bool Saved = InCallee;
+    bool Saved = InCallee, SavedMethod = InMethod;
     std::string SavedName = CalleeName;
     InCallee = true;
+    InMethod = false;
     CalleeName = Name;
     for (const ParmVarDecl *P : Def->parameters()) {
       Locals.insert(P);
@@ -268,14 +437,18 @@ public:
     noteType(Def->getReturnType());
     TraverseStmt(Def->getBody());
     InCallee = Saved;
+    InMethod = SavedMethod;
     CalleeName = SavedName;
     return ok();
   }
 
-  /// A record or enum type the kernel needs, with the types its fields need.
+  /// A record or enum type the kernel needs, with the types its fields need, and the typedef
+  /// names the code spells it with (a record without a name of its own is emitted as its
+  /// typedef: `typedef struct { ... } P;`).
   void noteType(QualType T) {
     T = T.getNonReferenceType();
     while (true) {
+      noteTypedef(T);
       if (T->isPointerType())
         T = T->getPointeeType();
       else if (const ArrayType *AT = Ctx.getAsArrayType(T))
@@ -286,6 +459,8 @@ public:
     const TagDecl *TD = T->getAsTagDecl();
     if (!TD)
       return;
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(TD); RD && RD->isLambda())
+      return; // the lambda's own expression, which the kernel carries, defines it
     TD = TD->getDefinition();
     if (!TD || std::find(Types.begin(), Types.end(), TD) != Types.end())
       return;
@@ -293,14 +468,98 @@ public:
       fail("the loop uses type '" + T.getAsString() + "' from a system header");
       return;
     }
-    if (!TD->getDeclContext()->getRedeclContext()->isTranslationUnit() || !TD->getIdentifier()) {
+    const TypedefNameDecl *Named = TD->getIdentifier() ? ownerTypedef(TD)
+                                                       : TD->getTypedefNameForAnonDecl();
+    if (!TD->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+        (!TD->getIdentifier() && !Named && !isa<EnumDecl>(TD))) { // `enum { K = 8 };` is fine
       fail("the loop uses type '" + T.getAsString() + "', which is not declared at file scope");
       return;
     }
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(TD); RD && RD->hasUserDeclaredDestructor() &&
+                                                      RD->getDestructor() &&
+                                                      RD->getDestructor()->isUserProvided()) {
+      fail("the loop uses type '" + T.getAsString() +
+           "', whose destructor the kernel would not run");
+      return;
+    }
+    Types.push_back(TD); // before its fields' types: a field of its own type is a pointer
     if (const auto *RD = dyn_cast<RecordDecl>(TD))
       for (const FieldDecl *F : RD->fields())
         noteType(F->getType());
+    // Dependencies first: move it after what its fields needed.
+    Types.erase(std::find(Types.begin(), Types.end(), TD));
+    if (Named) {
+      if (std::find(Types.begin(), Types.end(), Named) == Types.end())
+        Types.push_back(Named); // its text holds the record
+      AnonRecords.insert(TD);
+      return;
+    }
     Types.push_back(TD);
+  }
+
+  /// The typedef whose declaration defines TD (`typedef struct P { ... } P_t;`), or null.
+  static const TypedefNameDecl *ownerTypedef(const TagDecl *TD) {
+    if (!TD->isEmbeddedInDeclarator())
+      return nullptr;
+    for (const Decl *D : TD->getDeclContext()->decls())
+      if (const auto *TN = dyn_cast<TypedefNameDecl>(D))
+        if (const auto *ET = dyn_cast<ElaboratedType>(TN->getUnderlyingType().getTypePtr());
+            ET && ET->getOwnedTagDecl() == TD)
+          return TN;
+    return nullptr;
+  }
+
+  /// The typedef a type is spelled with, when it is the user's: the kernel declares it too.
+  void noteTypedef(QualType T) {
+    const auto *TT = T->getAs<TypedefType>();
+    if (!TT)
+      return;
+    const TypedefNameDecl *TD = TT->getDecl();
+    if (std::find(Types.begin(), Types.end(), TD) != Types.end() ||
+        SM.isInSystemHeader(TD->getLocation()) || TD->isInStdNamespace() ||
+        TD->getLocation().isInvalid())
+      return;
+    if (!TD->getDeclContext()->getRedeclContext()->isTranslationUnit()) {
+      fail("the loop uses type '" + TD->getNameAsString() +
+           "', which is not declared at file scope");
+      return;
+    }
+    noteType(TD->getUnderlyingType());
+    if (std::find(Types.begin(), Types.end(), TD) == Types.end())
+      Types.push_back(TD);
+  }
+
+  /// The records' texts for the device: the member functions the kernel calls are declared
+  /// `__device__`; every other user-written one is left out, as its body may use what a device
+  /// lacks (defaulted and deleted ones stay: they change what the type is).
+  void prepareRecords() {
+    for (const Decl *D : Types) {
+      const RecordDecl *Rec = dyn_cast<RecordDecl>(D);
+      if (const auto *TN = dyn_cast<TypedefNameDecl>(D))
+        if (const TagDecl *T = TN->getUnderlyingType()->getAsTagDecl())
+          if (AnonRecords.count(T) || ownerTypedef(T) == TN)
+            Rec = dyn_cast<RecordDecl>(T);
+      const auto *RD = dyn_cast_or_null<CXXRecordDecl>(Rec);
+      if (!RD)
+        continue;
+      for (const Decl *M : RD->decls()) {
+        if (M->isImplicit())
+          continue;
+        if (isa<FunctionTemplateDecl>(M) || isa<FriendDecl>(M)) {
+          RW.RemoveText(M->getSourceRange());
+          continue;
+        }
+        const auto *MD = dyn_cast<CXXMethodDecl>(M);
+        if (!MD)
+          continue;
+        const FunctionDecl *Def = MD->getDefinition();
+        bool Carried = Def && std::find(Methods.begin(), Methods.end(), Def) != Methods.end();
+        if (Carried)
+          RW.InsertTextBefore(MD->getBeginLoc(), "__device__ ");
+        else if (!MD->isDeleted() && !MD->isExplicitlyDefaulted())
+          RW.RemoveText(MD->getSourceRange());
+      }
+    }
   }
 
   void noteRegion(const std::string &Region, QualType T, std::string Param = "") {
@@ -330,28 +589,68 @@ public:
     Scalars.push_back({Name, deviceDeclarator(T, Name, Ctx), HostExpr, T});
   }
 
+  /// The macros a text of the kernel uses, found by lexing it as written: uses in types (array
+  /// bounds), signatures and initializers as well as in statements. A preprocessor directive
+  /// in it would be evaluated by the device compiler, whose predefined macros differ.
+  bool noteMacrosIn(SourceRange Range) {
+    CharSourceRange R = SM.getExpansionRange(Range);
+    auto [File, Begin] = SM.getDecomposedLoc(R.getBegin());
+    auto [EndFile, End] = SM.getDecomposedLoc(R.getEnd());
+    bool Invalid = false;
+    StringRef Buf = SM.getBufferData(File, &Invalid);
+    if (Invalid || File != EndFile)
+      return ok();
+    if (R.isTokenRange())
+      End += Lexer::MeasureTokenLength(R.getEnd(), SM, Ctx.getLangOpts());
+    Lexer L(SM.getLocForStartOfFile(File), Ctx.getLangOpts(), Buf.begin(), Buf.begin() + Begin,
+            Buf.end());
+    Token T;
+    while (!L.LexFromRawLexer(T) && SM.getFileOffset(T.getLocation()) < End) {
+      if (T.is(tok::hash) && T.isAtStartOfLine())
+        return fail("the code at " + T.getLocation().printToString(SM) +
+                    " holds a preprocessor directive, which the device compiler would evaluate "
+                    "with its own macros");
+      if (T.is(tok::raw_identifier) && PP && !noteMacro(T.getRawIdentifier(), T.getLocation()))
+        return false;
+    }
+    return ok();
+  }
+
+  /// The rewritten text of Range, macro uses spelled as written (the kernel defines them).
   std::string text(SourceRange Range) {
-    CharSourceRange R = CharSourceRange::getTokenRange(Range);
-    return RW.getRewrittenText(R);
+    noteMacrosIn(Range);
+    CharSourceRange R = SM.getExpansionRange(Range);
+    std::string T = RW.getRewrittenText(R);
+    if (T.empty())
+      fail("the text of the code at " + Range.getBegin().printToString(SM) + " cannot be read");
+    return T;
   }
 
   ASTContext &Ctx;
   const SourceManager &SM;
   const LoopResult &R;
+  Preprocessor *PP;
   Rewriter RW;
+  std::set<std::string> MacroNames;
+  std::set<std::string> StdMath; ///< Math functions a macro calls as `std::f`
+  std::vector<std::string> Macros; ///< `NAME body`, in the order met
   std::string Reason;
   std::map<std::string, size_t> RegionIndex;
   std::map<std::string, std::string> RegionParams; ///< region name -> parameter declaration
   std::set<const VarDecl *> Reductions, IVs, Locals;
   std::vector<const VarDecl *> Constants;
   std::vector<const FunctionDecl *> Functions;
-  std::vector<const TagDecl *> Types;
+  std::vector<const Decl *> Types; ///< TagDecls and TypedefNameDecls, dependencies first
+  std::set<const TagDecl *> AnonRecords; ///< Records emitted within their typedef
+  std::vector<const VarDecl *> Lambdas;         ///< Lambdas of the function, defined again
+  std::vector<const CXXMethodDecl *> Methods;   ///< Member functions the kernel calls
   struct ScalarParam {
     std::string Name, Decl, HostExpr;
     QualType Type;
   };
   std::vector<ScalarParam> Scalars;
   bool InCallee = false;
+  bool InMethod = false; ///< In a member function the kernel carries: `this` is its object.
   std::string CalleeName;
 };
 
@@ -362,14 +661,23 @@ std::string clustrix::deviceDeclarator(QualType T, const std::string &Name, cons
   std::string S;
   llvm::raw_string_ostream OS(S);
   T.print(OS, devicePolicy(Ctx), Name);
-  return OS.str();
+  OS.flush();
+  // A record without a name of its own is spelled by its typedef, which the kernel declares.
+  if (S.find("(anonymous") != std::string::npos || S.find("(unnamed") != std::string::npos) {
+    S.clear();
+    PrintingPolicy P = devicePolicy(Ctx);
+    P.PrintCanonicalTypes = false;
+    T.print(OS, P, Name);
+    OS.flush();
+  }
+  return S;
 }
 
 
 KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
-                                             const LoopResult &R) {
+                                             const LoopResult &R, Preprocessor *PP) {
   KernelClosure Out;
-  ClosureBuilder B(Ctx, R);
+  ClosureBuilder B(Ctx, R, PP);
   for (const Private &P : R.Privates) {
     QualType T = P.Var->getType().getUnqualifiedType();
     B.noteType(T);
@@ -410,10 +718,44 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   }
   // The body text including a trailing `;` of an expression body.
   Out.Body = B.text(Body->getSourceRange());
+  if (!B.ok()) {
+    Out.Reason = B.Reason;
+    return Out;
+  }
   if (trailingSemicolon(Body, SM, Ctx.getLangOpts()).isValid())
     Out.Body += ";";
-  for (const TagDecl *TD : B.Types)
-    Out.Types.push_back(B.text(TD->getSourceRange()));
+
+  B.prepareRecords();
+  if (!B.ok()) {
+    Out.Reason = B.Reason;
+    return Out;
+  }
+  // Named records are declared first, then the enums and the typedefs that need no record's
+  // definition, so that the called functions' declarations can come before the records, whose
+  // member functions may call them.
+  for (const Decl *D : B.Types) {
+    const auto *TD = dyn_cast<TagDecl>(D);
+    if (TD && isa<RecordDecl>(TD))
+      Out.Forwards.push_back(std::string(TD->getKindName()) + " " + TD->getNameAsString() + ";");
+  }
+  for (const Decl *D : B.Types) {
+    std::string Text = B.text(D->getSourceRange());
+    bool Early = isa<EnumDecl>(D);
+    if (const auto *TN = dyn_cast<TypedefNameDecl>(D)) {
+      const TagDecl *Owned = nullptr;
+      if (const auto *ET = dyn_cast<ElaboratedType>(TN->getUnderlyingType().getTypePtr()))
+        Owned = ET->getOwnedTagDecl();
+      const TagDecl *Anon = TN->getUnderlyingType()->getAsTagDecl();
+      Early = !Owned && !(Anon && B.AnonRecords.count(Anon));
+    }
+    (Early ? Out.EarlyTypes : Out.Types).push_back(Text);
+  }
+  for (const CXXMethodDecl *M : B.Methods)
+    if (M->isOutOfLine())
+      Out.Methods.push_back(B.text(M->getSourceRange()));
+  for (const VarDecl *V : B.Lambdas)
+    Out.LambdaDecls.push_back("auto " + V->getNameAsString() + " = " +
+                              B.text(V->getInit()->IgnoreImplicit()->getSourceRange()) + ";");
   for (const VarDecl *VD : B.Constants)
     Out.Constants.push_back(
         deviceDeclarator(VD->getType().getUnqualifiedType(), VD->getNameAsString(), Ctx) + " = " +
@@ -430,5 +772,10 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   for (const auto &S : B.Scalars)
     Out.Scalars.push_back(
         {S.Decl, S.HostExpr, uint64_t(Ctx.getTypeSizeInChars(S.Type).getQuantity())});
+  Out.Macros = B.Macros; // after every text is taken: they find the macros
+  for (const std::string &F : B.StdMath)
+    Out.StdUsings.push_back("namespace std { using ::" + F + "; }");
+  if (!B.ok()) // a text that could not be read, or a macro it cannot carry
+    Out.Reason = B.Reason;
   return Out;
 }

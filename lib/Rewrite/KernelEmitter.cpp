@@ -151,16 +151,28 @@ void KernelWriter::emitPrelude() {
   }
 }
 
-/// Types, constants and called functions (all declared first, for mutual recursion).
+/// Types, constants and called functions: the records declared, the enums and simple typedefs,
+/// the constants and every function's declaration (for mutual recursion, and for member
+/// functions that call them), then the records and the definitions.
 void KernelWriter::emitClosure() {
-  for (const std::string &T : Cl.Types)
+  for (const std::string &U : Cl.StdUsings)
+    OS << U << "\n";
+  for (const std::string &M : Cl.Macros)
+    OS << "#define " << M << "\n";
+  for (const std::string &F : Cl.Forwards)
+    OS << F << "\n";
+  for (const std::string &T : Cl.EarlyTypes)
     OS << T << ";\n";
   for (const std::string &C : Cl.Constants)
     OS << "__device__ const " << C << ";\n";
   for (const std::string &S : Cl.Signatures)
     OS << "__device__ " << S << ";\n";
+  for (const std::string &T : Cl.Types)
+    OS << T << ";\n";
   for (const std::string &F : Cl.Functions)
     OS << "__device__ " << F << "\n";
+  for (const std::string &M : Cl.Methods)
+    OS << "__device__ " << M << "\n";
 }
 
 /// The parameters, in the order of docs/descriptor.md: Lo, Hi, regions, per nest level the
@@ -208,6 +220,8 @@ void KernelWriter::emitGridLoop() {
   for (size_t I = 0; I < R.Reductions.size(); ++I)
     OS << "  " << RedTypes[I].getAsString() << " " << R.Reductions[I].Name << " = "
        << identity(opOf(R.Reductions[I]), RedTypes[I], Ctx) << ";\n";
+  for (const std::string &L : Cl.LambdaDecls)
+    OS << "  " << L << "\n";
   OS << "  for (unsigned long long __clx_k = __clx_lo + (unsigned long long)blockIdx.x * "
         "blockDim.x + threadIdx.x; __clx_k < __clx_hi; __clx_k += (unsigned long long)gridDim.x "
         "* blockDim.x) {\n";
@@ -264,7 +278,8 @@ std::string clustrix::kernelName(const SourceManager &SM, const Stmt *Loop) {
   return Buf;
 }
 
-Kernel clustrix::emitKernel(ASTContext &Ctx, const Stmt *Loop, const LoopResult &R) {
+Kernel clustrix::emitKernel(ASTContext &Ctx, const Stmt *Loop, const LoopResult &R,
+                            Preprocessor *PP) {
   Kernel K;
   K.Name = kernelName(Ctx.getSourceManager(), Loop);
   if (!R.Appends.empty()) {
@@ -294,7 +309,7 @@ Kernel clustrix::emitKernel(ASTContext &Ctx, const Stmt *Loop, const LoopResult 
                  "combine in iteration order, as CPU chunks do";
       return K;
     }
-  KernelClosure Cl = collectKernelClosure(Ctx, Loop, R);
+  KernelClosure Cl = collectKernelClosure(Ctx, Loop, R, PP);
   if (!Cl.Reason.empty()) {
     K.Reason = Cl.Reason;
     return K;

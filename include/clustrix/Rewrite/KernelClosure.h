@@ -1,9 +1,10 @@
 //===- clustrix/Rewrite/KernelClosure.h - What a kernel carries -*- C++ -*-===//
 //
 // Everything the kernel of a loop needs besides its own frame: the loop body and the called
-// functions rewritten for the device (`std::sqrt` -> `sqrt`, `this->x` -> `x`), the record and
-// enum types and the constants they use, one parameter per region, and the captured scalars
-// passed by value. Or the reason the loop has no GPU form.
+// functions rewritten for the device (`std::sqrt` -> `sqrt`, `this->x` -> `x`), the member
+// functions it calls on objects and the lambdas of its function, the record, enum and typedef
+// types and the constants they use, one parameter per region, and the captured scalars passed
+// by value. Or the reason the loop has no GPU form.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CLUSTRIX_REWRITE_KERNELCLOSURE_H
@@ -12,6 +13,10 @@
 #include "clustrix/Analysis/LoopAnalysis.h"
 
 #include "clang/AST/ASTContext.h"
+
+namespace clang {
+class Preprocessor;
+} // namespace clang
 
 #include <cstdint>
 #include <string>
@@ -29,10 +34,17 @@ struct KernelScalar {
 /// The device code a loop's kernel carries, as text.
 struct KernelClosure {
   std::string Reason;                    ///< Why the loop has no GPU form; empty when it has one.
-  std::vector<std::string> Types;        ///< Definitions of the types used, dependencies first.
+  std::vector<std::string> Macros;       ///< `NAME body` of each macro the carried code uses.
+  std::vector<std::string> StdUsings;    ///< `std::f` of math functions that macros call.
+  std::vector<std::string> Forwards;     ///< `struct X;` for each named record used.
+  std::vector<std::string> EarlyTypes;   ///< Enums and typedefs that need no record's definition.
+  std::vector<std::string> Types;        ///< The records (and typedefs holding one), in order;
+                                         ///< member functions the kernel calls are `__device__`.
   std::vector<std::string> Constants;    ///< `__device__ const` definitions of global constants.
   std::vector<std::string> Signatures;   ///< Each called function's declaration, as written.
   std::vector<std::string> Functions;    ///< Each called function's definition, for the device.
+  std::vector<std::string> Methods;      ///< Called member functions defined outside their class.
+  std::vector<std::string> LambdaDecls;  ///< Lambdas of the function the body calls, defined again.
   std::vector<std::string> RegionParams; ///< Per region of the result, its parameter.
   std::vector<KernelScalar> Scalars;
   std::vector<std::string> PrivateDecls; ///< Each thread's own copy of a private, declared.
@@ -41,8 +53,10 @@ struct KernelClosure {
 };
 
 /// Collects what the kernel of an accepted loop (a ForStmt or CXXForRangeStmt) needs.
+/// With PP, the macros the carried code uses are defined again in the kernel text; without it
+/// (or for a built-in macro) a macro leaves the loop without a GPU form.
 KernelClosure collectKernelClosure(clang::ASTContext &Ctx, const clang::Stmt *Loop,
-                                   const LoopResult &R);
+                                   const LoopResult &R, clang::Preprocessor *PP = nullptr);
 
 /// `T Name` in declarator syntax as device code spells it (`double (*C)[50]` for a pointer to
 /// arrays).

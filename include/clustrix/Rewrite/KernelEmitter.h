@@ -20,6 +20,10 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class Preprocessor;
+} // namespace clang
+
 namespace clustrix {
 
 /// One kernel parameter as the host code passes it.
@@ -45,7 +49,8 @@ struct Kernel {
 };
 
 /// Builds the GPU form of an accepted loop, named by kernelName().
-Kernel emitKernel(clang::ASTContext &Ctx, const clang::Stmt *Loop, const LoopResult &R);
+Kernel emitKernel(clang::ASTContext &Ctx, const clang::Stmt *Loop, const LoopResult &R,
+                  clang::Preprocessor *PP = nullptr);
 
 /// A kernel name unique in the program: `clustrix_kernel_<file hash>_<line>_<column>`.
 std::string kernelName(const clang::SourceManager &SM, const clang::Stmt *Loop);
