@@ -37,7 +37,8 @@ rt_link = "-L%s -Wl,-rpath,%s -lclustrix_rt" % (lib_dir, lib_dir)
 # A CLUSTRIX_SANITIZE build (docs/building.md): the runtime is instrumented, so every program
 # linked with it carries the sanitizers' runtime, and any report fails the test.
 if config.sanitize:
-    rt_link += " -fsanitize=%s" % config.sanitize
+    # The runtime is C++: a C program's link needs the sanitizers' C++ part and libstdc++.
+    rt_link += " -fsanitize=%s -fsanitize-link-c++-runtime -lstdc++" % config.sanitize
     config.available_features.add("sanitize")
     config.environment["ASAN_OPTIONS"] = "halt_on_error=1:abort_on_error=0:detect_leaks=1"
     config.environment["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"

@@ -135,8 +135,12 @@ int main(int argc, char **argv) {
     Cmd.push_back("-lclustrix_rt");
     Cmd.push_back("-pthread");
     Cmd.push_back("-ldl");
-    if (*CLUSTRIX_SANITIZE)
+    if (*CLUSTRIX_SANITIZE) {
       Cmd.push_back(std::string("-fsanitize=") + CLUSTRIX_SANITIZE);
+      // The runtime is C++: a C program's link needs the sanitizers' C++ part and libstdc++.
+      Cmd.push_back("-fsanitize-link-c++-runtime");
+      Cmd.push_back("-lstdc++");
+    }
   }
   if (Show) {
     for (size_t I = 0; I < Cmd.size(); ++I)

@@ -38,8 +38,8 @@ void global_bound(int *a) {
     a[i] = i - limit;
 }
 struct Buf {
-  int n;
-  int *data;
+  int *data; // first: the ints from n on are contiguous, so data = &n stays in the object
+  int n, tail[24];
   void fill() {
     [[cluster::gpu_parallel]]
     for (int i = 0; i < n; ++i)
@@ -82,12 +82,12 @@ int main() {
   std::printf("rows %a\n", sum(&m[0][0], 320));
   int a[64] = {0};
   global_bound(a);
-  global_bound(&limit - 3); // writes limit itself on the way
+  global_bound(&limit); // a[0] is limit itself: the first iteration ends the loop
   std::printf("global %d %d %d\n", a[0], a[39], limit);
   std::vector<int> store(80);
-  Buf b{30, store.data()};
+  Buf b{store.data(), 30, {}};
   b.fill();
-  Buf c{20, &c.n}; // writes its own bound
+  Buf c{&c.n, 20, {}}; // writes its own bound (with its value) and the tail
   c.fill();
   std::printf("member bound %d %d %d\n", store[0], store[29], c.n);
 }
