@@ -108,6 +108,11 @@ struct PointerRef {
   std::vector<Polynomial> Subs; ///< Leading subscripts; the last one is the pointer's offset.
 };
 
+/// The object an element access names, as a pointer to it (WalkPointers.cpp).
+PointerRef pointerTo(const Access &A);
+/// An access to (part of) the element a pointer names.
+Access accessTo(const PointerRef &P);
+
 /// Uses of one shared scalar (declared outside the loop, not an array).
 struct ScalarUse {
   const clang::VarDecl *Var = nullptr;
