@@ -63,8 +63,9 @@ config.substitutions.append(
 config.substitutions.append(
     ("%clustrix_cc", "%s -fplugin=%s -I%s" % (config.clang, plugin, rt_inc)))
 config.substitutions.append(("%cxx", config.cxx))
-# GCC, for the C that clustrix-rewrite writes (build-essential installs it).
-gcc = shutil.which("gcc")
+# GCC, for the C that clustrix-rewrite writes (build-essential installs it). A sanitizer build's
+# runtime links only with the compiler that instrumented it: there, clang compiles that C.
+gcc = config.clang if config.sanitize else shutil.which("gcc")
 if gcc:
     config.available_features.add("gcc")
     config.substitutions.append(("%gcc", gcc))
