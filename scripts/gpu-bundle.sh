@@ -82,6 +82,8 @@ privatization|test/EndToEnd/Inputs/privatization.cpp|-|
 exact|test/EndToEnd/Inputs/exact.cpp|-|
 members|test/EndToEnd/Inputs/members.cpp|-|
 c-units|test/EndToEnd/Inputs/c-units.c|-|
+gpu-forms|test/EndToEnd/Inputs/gpu-forms.cpp|-|
+element-methods|test/EndToEnd/Inputs/element-methods.cpp|-|
 EOF
 CONSTRUCTS_EXACT=1 "$OUT/bin/constructs.serial" >"$OUT/expected/constructs.exact.out"
 
