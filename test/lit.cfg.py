@@ -76,6 +76,10 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 
 if config.clustrix_build_compiler:
     config.available_features.add("compiler")
+# Clang 19 itself (found only where the compiler is built): tests that compile with %clang or
+# %clangxx but need no plugin.
+if config.clang and config.clangxx:
+    config.available_features.add("clang")
 
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
