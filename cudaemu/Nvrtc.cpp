@@ -8,23 +8,20 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Device.h"
+#include "Support/Spawn.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <future>
 #include <map>
 #include <regex>
 #include <sstream>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
 
 using namespace clustrix::cudaemu;
 
@@ -98,35 +95,6 @@ bool writeFile(const std::string &Path, const std::string &Text) {
   return static_cast<bool>(Out);
 }
 
-std::string readFile(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  std::ostringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
-
-/// Runs Argv with stdout and stderr into LogPath; the exit status, or -1.
-int run(const std::vector<std::string> &Argv, const std::string &LogPath) {
-  std::vector<char *> A;
-  for (const std::string &S : Argv)
-    A.push_back(const_cast<char *>(S.c_str()));
-  A.push_back(nullptr);
-  posix_spawn_file_actions_t Fa;
-  posix_spawn_file_actions_init(&Fa);
-  posix_spawn_file_actions_addopen(&Fa, 1, LogPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&Fa, 1, 2);
-  pid_t Pid;
-  int Err = posix_spawnp(&Pid, A[0], &Fa, nullptr, A.data(), environ);
-  posix_spawn_file_actions_destroy(&Fa);
-  if (Err != 0)
-    return -1;
-  int Status = 0;
-  while (::waitpid(Pid, &Status, 0) < 0)
-    if (errno != EINTR)
-      return -1;
-  return WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
-}
-
 void removeTree(const std::string &Dir, const std::vector<std::string> &Files) {
   for (const std::string &F : Files)
     ::unlink((Dir + "/" + F).c_str());
@@ -161,15 +129,15 @@ Built compile(const std::string &Text, const std::vector<std::pair<std::string, 
     removeTree(Dir, Files);
     return B;
   }
-  int Status = run(Argv, Dir + "/compile.log");
-  B.Log = readFile(Dir + "/compile.log");
+  int Status = clustrix::support::spawnLogged(Argv, Dir + "/compile.log");
+  B.Log = clustrix::support::readFile(Dir + "/compile.log");
   if (Status != 0) {
     if (Status < 0)
       B.Log += "clustrix-cudaemu: cannot run " + Argv[0] + " (set CLUSTRIX_EMU_CXX)\n";
     removeTree(Dir, Files);
     return B;
   }
-  std::string So = readFile(Dir + "/kernel.so");
+  std::string So = clustrix::support::readFile(Dir + "/kernel.so");
   removeTree(Dir, Files);
   ImageHeader H;
   std::memcpy(H.Magic, ImageMagic, sizeof(H.Magic));

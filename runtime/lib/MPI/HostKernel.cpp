@@ -2,24 +2,21 @@
 #include "MPI/HostKernel.h"
 
 #include "KernelAbi.h"
+#include "Support/Spawn.h"
 
 #include <cerrno>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <spawn.h>
 #include <sstream>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
 
-extern char **environ;
 
 #ifndef CLUSTRIX_HOST_KERNEL_CXX
 #define CLUSTRIX_HOST_KERNEL_CXX "clang++-19"
@@ -39,35 +36,6 @@ const char Prelude[] =
     ;
 
 void noBarrier() {} // a block of one thread reaches every barrier alone
-
-std::string readFile(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  std::ostringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
-
-/// Runs Argv with its output into LogPath; the exit status, or -1 when it could not run.
-int spawn(const std::vector<std::string> &Argv, const std::string &LogPath) {
-  std::vector<char *> A;
-  for (const std::string &S : Argv)
-    A.push_back(const_cast<char *>(S.c_str()));
-  A.push_back(nullptr);
-  posix_spawn_file_actions_t Fa;
-  posix_spawn_file_actions_init(&Fa);
-  posix_spawn_file_actions_addopen(&Fa, 1, LogPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&Fa, 1, 2);
-  pid_t Pid;
-  int Err = posix_spawnp(&Pid, A[0], &Fa, nullptr, A.data(), environ);
-  posix_spawn_file_actions_destroy(&Fa);
-  if (Err != 0)
-    return -1;
-  int Status = 0;
-  while (::waitpid(Pid, &Status, 0) < 0)
-    if (errno != EINTR)
-      return -1;
-  return WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
-}
 
 /// The first lines of a compiler log, for an error message.
 std::string head(const std::string &Log) {
@@ -108,11 +76,11 @@ std::unique_ptr<HostKernel> build(const std::string &Name, const std::string &So
   std::vector<std::string> Argv = {hostCompiler(), "-std=c++17", "-O2", "-fPIC", "-shared",
                                    "-fvisibility=hidden", "-ffp-contract=off", "-w", "-x", "c++",
                                    "-o", So, Cpp};
-  int Status = spawn(Argv, Log);
+  int Status = support::spawnLogged(Argv, Log);
   if (Status != 0) {
     Err = Status < 0 ? "cannot run " + Argv[0] + " (set CLUSTRIX_HOST_CXX)"
                      : Argv[0] + " failed on the kernel text of " + Name + ": " +
-                           head(readFile(Log));
+                           head(support::readFile(Log));
     Clean();
     return nullptr;
   }
