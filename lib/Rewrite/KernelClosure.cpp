@@ -88,27 +88,18 @@ public:
 
   bool shouldVisitImplicitCode() const { return false; }
 
+  /// Macros are found by lexing each text the kernel takes (noteMacrosIn); without the
+  /// preprocessor their definitions cannot be read.
   bool VisitStmt(Stmt *S) {
-    for (SourceLocation Loc : {S->getBeginLoc(), S->getEndLoc()})
-      if (Loc.isMacroID() && !noteMacros(Loc))
-        return false;
-    return true;
-  }
-
-  /// The macros of the expansion that produced Loc, each defined again in the kernel text with
-  /// the macros its definition uses. A built-in macro (`__LINE__`) has no definition to carry.
-  bool noteMacros(SourceLocation Loc) {
-    SourceLocation Use = SM.getExpansionLoc(Loc);
-    for (; Loc.isMacroID(); Loc = SM.getImmediateMacroCallerLoc(Loc)) {
-      StringRef Name = Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
-      if (!PP)
-        return fail("the code uses macro '" + Name.str() + "', which the kernel text cannot carry");
-      if (!noteMacro(Name, Use))
-        return false;
+    if (!PP && S->getBeginLoc().isMacroID()) {
+      StringRef Macro = Lexer::getImmediateMacroName(S->getBeginLoc(), SM, Ctx.getLangOpts());
+      return fail("the code uses macro '" + Macro.str() + "', which the kernel text cannot carry");
     }
     return true;
   }
 
+  /// Macro Name as defined at Use, with the macros its definition uses, for the kernel text. A
+  /// built-in macro (`__LINE__`) has no definition to carry.
   bool noteMacro(StringRef Name, SourceLocation Use) {
     if (MacroNames.count(Name.str()))
       return true;
@@ -128,10 +119,10 @@ public:
       return fail("the definition of macro '" + Name.str() + "' cannot be read");
     // A macro the compiler predefines (`__DBL_EPSILON__` behind DBL_EPSILON) may have another
     // value in the device compiler: the host's replaces it.
-    if (SM.isWrittenInBuiltinFile(MI->getDefinitionLoc()))
-      Macros.push_back(Name.str() + "\n#undef " + Name.str() + "\n#define " + Text);
-    else
-      Macros.push_back(Text);
+    Macros.push_back((SM.isWrittenInBuiltinFile(MI->getDefinitionLoc())
+                          ? "#undef " + Name.str() + "\n"
+                          : std::string()) +
+                     "#define " + Text);
     for (const Token &T : MI->tokens())
       if (const IdentifierInfo *TI = T.getIdentifierInfo(); TI && TI != II)
         if (!noteMacro(TI->getName(), Use))
@@ -633,7 +624,7 @@ public:
   Rewriter RW;
   std::set<std::string> MacroNames;
   std::set<std::string> StdMath; ///< Math functions a macro calls as `std::f`
-  std::vector<std::string> Macros; ///< `NAME body`, in the order met
+  std::vector<std::string> Macros; ///< `#define NAME body` lines, in the order met
   std::string Reason;
   std::map<std::string, size_t> RegionIndex;
   std::map<std::string, std::string> RegionParams; ///< region name -> parameter declaration

@@ -158,7 +158,7 @@ void KernelWriter::emitClosure() {
   for (const std::string &U : Cl.StdUsings)
     OS << U << "\n";
   for (const std::string &M : Cl.Macros)
-    OS << "#define " << M << "\n";
+    OS << M << "\n";
   for (const std::string &F : Cl.Forwards)
     OS << F << "\n";
   for (const std::string &T : Cl.EarlyTypes)

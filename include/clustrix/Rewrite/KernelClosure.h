@@ -34,7 +34,7 @@ struct KernelScalar {
 /// The device code a loop's kernel carries, as text.
 struct KernelClosure {
   std::string Reason;                    ///< Why the loop has no GPU form; empty when it has one.
-  std::vector<std::string> Macros;       ///< `NAME body` of each macro the carried code uses.
+  std::vector<std::string> Macros;       ///< `#define NAME body` of each macro the code uses.
   std::vector<std::string> StdUsings;    ///< `std::f` of math functions that macros call.
   std::vector<std::string> Forwards;     ///< `struct X;` for each named record used.
   std::vector<std::string> EarlyTypes;   ///< Enums and typedefs that need no record's definition.
