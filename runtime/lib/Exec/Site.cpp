@@ -114,19 +114,24 @@ bool SiteState::boxKey(const LoopArgs &Args, std::vector<int64_t> &Key) const {
     return false;
   const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Args.BoxEnv);
   const BoxProgram &Prog = *B.Program;
-  Key.clear();
-  Key.push_back(static_cast<int64_t>(reinterpret_cast<uintptr_t>(B.Program)));
+  // Sized once and written in place: this runs on every call of a loop kept wide, and a
+  // push_back per word cost more than the comparison it feeds (hundreds of words for a loop
+  // over twenty arrays).
+  Key.resize(1 + Prog.NumNest + Prog.NumSymbols + 7 * size_t(Prog.NumRegions));
+  int64_t *K = Key.data();
+  *K++ = static_cast<int64_t>(reinterpret_cast<uintptr_t>(B.Program));
   for (unsigned I = 0; I < Prog.NumNest; ++I)
-    Key.push_back(static_cast<int64_t>(B.Trips[I]));
+    *K++ = static_cast<int64_t>(B.Trips[I]);
   for (unsigned I = 0; I < Prog.NumSymbols; ++I)
-    Key.push_back(B.Symbols[I]);
+    *K++ = B.Symbols[I];
   for (unsigned R = 0; R < Prog.NumRegions; ++R) {
     const BoxFrame &F = B.Frames[R];
-    Key.push_back(static_cast<int64_t>(reinterpret_cast<uintptr_t>(F.Base)));
-    Key.push_back(static_cast<int64_t>(F.ElemSize));
-    Key.insert(Key.end(), F.Extent, F.Extent + 3);
-    Key.push_back(F.Whole);
-    Key.push_back(F.WholeHi);
+    *K++ = static_cast<int64_t>(reinterpret_cast<uintptr_t>(F.Base));
+    *K++ = static_cast<int64_t>(F.ElemSize);
+    for (int D = 0; D < 3; ++D)
+      *K++ = F.Extent[D];
+    *K++ = F.Whole;
+    *K++ = F.WholeHi;
   }
   return true;
 }
@@ -140,6 +145,8 @@ const std::string &SiteState::checks(const LoopInfo &Info, const LoopArgs &Args)
     InPlace &= Usable[L]->Owner->isHost();
   BoxFn Written = InPlace && Args.WriteBoxes ? Args.WriteBoxes : Args.Boxes;
   bool Keyed = boxKey(Args, ScratchKey);
+  if (!Keyed)
+    ScratchKey.clear();
   ScratchKey.push_back(Written == Args.Boxes ? 0 : 1);
   if (HaveChecks && Keyed && ChecksPlanGeneration == PlanGeneration && ScratchKey == ChecksKey)
     return ChecksResult;

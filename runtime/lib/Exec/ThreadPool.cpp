@@ -13,6 +13,7 @@
 
 #if defined(__linux__)
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
@@ -74,6 +75,35 @@ template <class Pred> bool spinUntil(Pred Done, uint64_t SpinNs) {
   }
 }
 
+/// The CPU the calling thread runs on, or -1.
+int currentCpu() {
+#if defined(__linux__)
+  return sched_getcpu();
+#else
+  return -1;
+#endif
+}
+
+/// Moves the calling thread off CPU Cpu, if its affinity allows another: it narrows the mask
+/// to exclude Cpu, which migrates the thread at once, and then restores the mask, which does
+/// not move it back. False when the mask allows no other CPU.
+bool moveOffCpu(int Cpu) {
+#if defined(__linux__)
+  cpu_set_t Mask, Others;
+  if (Cpu < 0 || Cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(Mask), &Mask) != 0)
+    return false;
+  Others = Mask;
+  CPU_CLR(Cpu, &Others);
+  if (CPU_COUNT(&Others) == 0 || sched_setaffinity(0, sizeof(Others), &Others) != 0)
+    return false;
+  sched_setaffinity(0, sizeof(Mask), &Mask);
+  return true;
+#else
+  (void)Cpu;
+  return false;
+#endif
+}
+
 } // namespace
 
 ThreadPool &ThreadPool::global() {
@@ -107,6 +137,7 @@ void ThreadPool::run(unsigned N, TaskFn F, void *C) {
   ensureWorkers(N - 1);
   Fn = F;
   Ctx = C;
+  CallerCpu = currentCpu();
   Remaining.store(N - 1, std::memory_order_relaxed);
   uint64_t Old = Job.load(std::memory_order_relaxed);
   Job.store((((Old >> 16) + 1) << 16) | N, std::memory_order_seq_cst);
@@ -148,6 +179,11 @@ void ThreadPool::workerMain(unsigned Id) {
     Seen = Job.load(std::memory_order_acquire);
     // A worker a job needs is waited for, so the job word cannot move on before it gets here.
     if (Id + 1 < (Seen & 0xffff)) {
+      // A worker on the caller's CPU runs only when the caller waits: the job would run
+      // serially, late, and so would every job until the scheduler parts the two (which a
+      // futex wake-up, placing the woken thread beside its waker, can undo).
+      if (CallerCpu >= 0 && currentCpu() == CallerCpu)
+        moveOffCpu(CallerCpu);
       Fn(Ctx, Id + 1);
       finishOne();
     }

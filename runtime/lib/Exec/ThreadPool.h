@@ -3,7 +3,8 @@
 // The runtime's worker threads: created once, reused by every loop. A fork-join is one store
 // to a job word the idle workers spin on (a generation counter that also carries the task
 // count) and one counter they count down; a worker that spun for worker_spin_us without work
-// sleeps on a futex, and only then does starting a job cost a system call.
+// sleeps on a futex, and only then does starting a job cost a system call. A worker that finds
+// itself on the CPU of the thread that started the job moves to another CPU of its mask.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CLUSTRIX_RT_EXEC_THREADPOOL_H
@@ -55,6 +56,7 @@ private:
   alignas(64) std::atomic<uint64_t> Job{0};
   TaskFn Fn = nullptr;
   void *Ctx = nullptr;
+  int CallerCpu = -1; ///< The CPU run() was called on, or -1.
   std::atomic<int> Sleepers{0};
   std::atomic<uint32_t> Doorbell{0}; ///< The futex sleeping workers wait on.
 

@@ -98,9 +98,12 @@ void AdaptiveChoice::finish(RunMode M, Basis B) {
   Chosen = M;
   Choice = B;
   uint64_t N = Interval;
-  if (B == Basis::Measured && SerialMedian > 0 && WideMedian > 0) {
+  if (Confirmed && B == Basis::Measured && SerialMedian > 0 && WideMedian > 0) {
     // The next round runs about half its calls in the slower mode: keep that near 1% of the
-    // time until then.
+    // time until then. Only once a second round agrees: one round can fall in a few
+    // milliseconds when the machine was not itself (a worker that shared the caller's CPU
+    // until the scheduler parted them made every wide call of a round slower than serial),
+    // and its verdict, spaced by the gap it saw, would hold for thousands of calls.
     double Best = std::min(SerialMedian, WideMedian);
     double Loss = std::fabs(SerialMedian - WideMedian) / Best;
     double Calls = 100.0 * RoundBlocks / 2 * BlockCalls * Loss;

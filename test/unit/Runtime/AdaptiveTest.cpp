@@ -170,6 +170,23 @@ TEST(AdaptiveTest, MeasuresAgainLessOftenWhenConfirmed) {
   EXPECT_EQ(A.next(RunMode::Serial), RunMode::Wide);
 }
 
+TEST(AdaptiveTest, AFarApartVerdictIsSpacedOnlyOnceConfirmed) {
+  // One round that saw every wide call slow (a worker sharing the caller's CPU for a few
+  // milliseconds) must not hold serial for thousands of calls: it is checked again after the
+  // first interval, and spaced by its gap only when the next round agrees.
+  AdaptiveChoice A;
+  round(A, RunMode::Wide, {2000, 20000, 1000});
+  EXPECT_EQ(A.choice(), RunMode::Serial);
+  EXPECT_EQ(A.countdown(), AdaptiveChoice::FirstInterval);
+  round(A, RunMode::Wide, {2000, 20000, 1000});
+  EXPECT_EQ(A.choice(), RunMode::Serial);
+  EXPECT_EQ(A.countdown(), 5400u); // 100 x 6 slower calls x 9 (the loss, 900 %)
+  // The machine is itself again: the next round puts it right and starts over.
+  round(A, RunMode::Wide, {2000, 1200, 1000});
+  EXPECT_EQ(A.choice(), RunMode::Wide);
+  EXPECT_EQ(A.countdown(), AdaptiveChoice::FirstInterval);
+}
+
 TEST(AdaptiveTest, BelowThresholdStillPlansAWideRun) {
   RuntimeConfig C;
   LoopInfo I{};
