@@ -86,7 +86,7 @@ void AdaptiveChoice::record(RunMode M, double Ns, double ShareNs) {
   if (NumSerial == 0 || NumWide == 0)
     Faster = NumWide == 0 ? RunMode::Serial : RunMode::Wide;
   else
-    Faster = WideMedian < SerialMedian ? RunMode::Wide : RunMode::Serial;
+    Faster = WideMedian < WideGain * SerialMedian ? RunMode::Wide : RunMode::Serial;
   finish(Faster, Basis::Measured);
 }
 

@@ -41,7 +41,11 @@ constexpr unsigned NumTripClasses = 65;
 /// long only because its lanes waited for a busy machine is thus never trusted: it is measured
 /// against serial. The choice is measured again after a number of calls that
 /// keeps the cost of measuring (the calls run in the slower mode) near 1% of the loop's time,
-/// doubling each time a round confirms the choice.
+/// doubling each time a round confirms the choice (a round whose two modes were far apart
+/// spaces the next by that gap only once a second round agrees). Wide wins a round only when
+/// its median is below WideGain times the serial median: it occupies every lane's core for
+/// the gain, and two medians a few percent apart are this machine's noise, which would flip
+/// the choice from round to round.
 class AdaptiveChoice {
 public:
   static constexpr unsigned BlockCalls = 3;
@@ -50,6 +54,7 @@ public:
   static constexpr double MinWideNs = 1000;
   static constexpr double MinTrustedShareNs = 100000;
   static constexpr double TrustedSpread = 1.5;
+  static constexpr double WideGain = 0.95;
   static constexpr uint64_t FirstInterval = 256;
   static constexpr uint64_t MaxInterval = uint64_t(1) << 20;
 

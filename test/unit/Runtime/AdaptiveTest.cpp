@@ -80,6 +80,18 @@ TEST(AdaptiveTest, KeepsTheFasterModeByMedian) {
   EXPECT_EQ(B.describe(2), "measured 5.00 us on 2 devices, 9.00 us serial");
 }
 
+TEST(AdaptiveTest, WideMustWinByAMargin) {
+  // Wide 2.5 % faster than serial: within the noise, and it would take both cores for it.
+  AdaptiveChoice A;
+  round(A, RunMode::Wide, {4000, 3900, 2000});
+  EXPECT_EQ(A.choice(), RunMode::Serial);
+  EXPECT_EQ(A.describe(2), "measured 4.00 us serial, 3.90 us on 2 devices");
+  // 10 % faster: wide.
+  AdaptiveChoice B;
+  round(B, RunMode::Serial, {4000, 3600, 1800});
+  EXPECT_EQ(B.choice(), RunMode::Wide);
+}
+
 TEST(AdaptiveTest, FirstCallOfEachBlockIsNotCounted) {
   AdaptiveChoice A;
   A.startRound(RunMode::Serial);
