@@ -97,11 +97,11 @@ void runClangAlone(const std::string &Code) {
                                         parseArgs(), "fuzz.cpp");
 }
 
-/// Runs Fn under crash recovery; false when it crashed (a signal; sanitizer reports end the
+/// Runs F under crash recovery; false when it crashed (a signal; sanitizer reports end the
 /// process before this can see them).
-template <typename Fn> bool runRecovering(Fn &&F) {
+bool runRecovering(llvm::function_ref<void()> F) {
   llvm::CrashRecoveryContext CRC;
-  return CRC.RunSafely([&] { F(); });
+  return CRC.RunSafely(F);
 }
 
 } // namespace

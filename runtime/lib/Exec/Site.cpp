@@ -110,8 +110,10 @@ const Plan &SiteState::plan(const Decision &D, uint64_t Trip, uint64_t Align) {
 }
 
 bool SiteState::boxKey(const LoopArgs &Args, std::vector<int64_t> &Key) const {
-  if (Args.Boxes != &programBoxes || !Args.BoxEnv)
+  if (Args.Boxes != &programBoxes || !Args.BoxEnv) {
+    Key.clear();
     return false;
+  }
   const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Args.BoxEnv);
   const BoxProgram &Prog = *B.Program;
   // Sized once and written in place: this runs on every call of a loop kept wide, and a
@@ -145,8 +147,6 @@ const std::string &SiteState::checks(const LoopInfo &Info, const LoopArgs &Args)
     InPlace &= Usable[L]->Owner->isHost();
   BoxFn Written = InPlace && Args.WriteBoxes ? Args.WriteBoxes : Args.Boxes;
   bool Keyed = boxKey(Args, ScratchKey);
-  if (!Keyed)
-    ScratchKey.clear();
   ScratchKey.push_back(Written == Args.Boxes ? 0 : 1);
   if (HaveChecks && Keyed && ChecksPlanGeneration == PlanGeneration && ScratchKey == ChecksKey)
     return ChecksResult;

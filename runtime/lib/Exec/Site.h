@@ -98,7 +98,8 @@ public:
   Execution Exec;
 
 private:
-  /// The checks' inputs, field by field (no padding bytes), for programBoxes.
+  /// The checks' inputs, field by field (no padding bytes), for programBoxes; false, with Key
+  /// empty, for other box functions.
   bool boxKey(const LoopArgs &Args, std::vector<int64_t> &Key) const;
 
   Plan CachedPlan;

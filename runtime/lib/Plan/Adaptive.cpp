@@ -128,6 +128,10 @@ std::string AdaptiveChoice::describe(unsigned Devices) const {
     break;
   }
   std::string S = formatNs(SerialMedian) + " serial", W = formatNs(WideMedian) + " " + On;
+  if (Chosen == RunMode::Serial && WideMedian < SerialMedian)
+    return "measured " + S + ", " + W + ", less than " +
+           std::to_string(static_cast<int>(std::lround(100 * (1 - WideGain)))) +
+           " % faster";
   return "measured " + (Chosen == RunMode::Serial ? S + ", " + W : W + ", " + S);
 }
 

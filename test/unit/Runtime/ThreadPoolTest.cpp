@@ -68,24 +68,24 @@ TEST(ThreadPoolTest, AWorkerOnTheCallersCpuMovesOff) {
 
   ThreadPool &Pool = ThreadPool::global();
   ASSERT_TRUE(Pool.tryAcquire());
-  // The first job pins the worker to the caller's CPU; it then widens its own mask again
-  // (the next job's task sees the whole mask), but the worker stays on that CPU, where only
-  // a yielding caller lets it run.
+  // The first job pins the worker to the caller's CPU; the second gives it back the process's
+  // mask, which does not move it: it stays on that CPU, where only a waiting caller lets it
+  // run.
   Seen Pin;
   Pin.PinTo = Here;
   Pool.run(2, task, &Pin);
-  Seen Widen;
+  struct Widen {
+    cpu_set_t Mask;
+    int Cpu = -1;
+  } W{Old};
   Pool.run(2, [](void *Ctx, unsigned Index) {
     if (Index == 1) {
-      cpu_set_t All;
-      CPU_ZERO(&All);
-      for (int C = 0; C < CPU_SETSIZE; ++C)
-        CPU_SET(C, &All);
-      sched_setaffinity(0, sizeof(All), &All);
-      static_cast<Seen *>(Ctx)->WorkerCpu.store(sched_getcpu());
+      auto &X = *static_cast<Widen *>(Ctx);
+      sched_setaffinity(0, sizeof(X.Mask), &X.Mask);
+      X.Cpu = sched_getcpu();
     }
-  }, &Widen);
-  EXPECT_EQ(Widen.WorkerCpu.load(), Here) << "the worker should still be on the caller's CPU";
+  }, &W);
+  EXPECT_EQ(W.Cpu, Here) << "the worker should still be on the caller's CPU";
   Seen Next;
   Pool.run(2, task, &Next);
   Pool.release();
