@@ -7,33 +7,41 @@ using namespace clustrix;
 
 namespace {
 
-/// One known function: its name, and whether CUDA's device library has it by that name.
+/// One known function: its name, whether CUDA's device library has it by that name, and
+/// whether the C library may set errno in it (a domain, pole or range error) when the
+/// translation unit keeps math errno (-fmath-errno, clang's default on Linux).
 struct MathFunction {
   llvm::StringLiteral Name;
   bool OnDevice;
+  bool SetsErrno;
 };
 
 // clang-format off
 constexpr MathFunction Table[] = {
-    {"sqrt", true},      {"sqrtf", true},     {"cbrt", true},     {"cbrtf", true},
-    {"exp", true},       {"expf", true},      {"exp2", true},     {"expm1", true},
-    {"log", true},       {"logf", true},      {"log2", true},     {"log10", true},
-    {"log1p", true},     {"pow", true},       {"powf", true},     {"sin", true},
-    {"sinf", true},      {"cos", true},       {"cosf", true},     {"tan", true},
-    {"tanf", true},      {"asin", true},      {"acos", true},     {"atan", true},
-    {"atan2", true},     {"sinh", true},      {"cosh", true},     {"tanh", true},
-    {"fabs", true},      {"fabsf", true},     {"abs", true},      {"labs", true},
-    {"llabs", true},     {"floor", true},     {"floorf", true},   {"ceil", true},
-    {"ceilf", true},     {"round", true},     {"roundf", true},   {"trunc", true},
-    {"fmod", true},      {"fmin", true},      {"fmax", true},     {"fminf", true},
-    {"fmaxf", true},     {"min", true},       {"max", true},      {"hypot", true},
-    {"erf", true},       {"erfc", true},      {"tgamma", true},   {"lgamma", true},
-    {"copysign", true},  {"fma", true},       {"isnan", true},    {"isinf", true},
-    {"isfinite", true},  {"signbit", true},   {"rsqrt", true},
+    {"sqrt", true, true}, {"sqrtf", true, true}, {"cbrt", true, false},
+    {"cbrtf", true, false}, {"exp", true, true}, {"expf", true, true},
+    {"exp2", true, true}, {"expm1", true, true}, {"log", true, true},
+    {"logf", true, true}, {"log2", true, true}, {"log10", true, true},
+    {"log1p", true, true}, {"pow", true, true}, {"powf", true, true},
+    {"sin", true, true}, {"sinf", true, true}, {"cos", true, true},
+    {"cosf", true, true}, {"tan", true, true}, {"tanf", true, true},
+    {"asin", true, true}, {"acos", true, true}, {"atan", true, false},
+    {"atan2", true, true}, {"sinh", true, true}, {"cosh", true, true},
+    {"tanh", true, false}, {"fabs", true, false}, {"fabsf", true, false},
+    {"abs", true, false}, {"labs", true, false}, {"llabs", true, false},
+    {"floor", true, false}, {"floorf", true, false}, {"ceil", true, false},
+    {"ceilf", true, false}, {"round", true, false}, {"roundf", true, false},
+    {"trunc", true, false}, {"fmod", true, true}, {"fmin", true, false},
+    {"fmax", true, false}, {"fminf", true, false}, {"fmaxf", true, false},
+    {"min", true, false}, {"max", true, false}, {"hypot", true, true},
+    {"erf", true, true}, {"erfc", true, true}, {"tgamma", true, true},
+    {"lgamma", true, true}, {"copysign", true, false}, {"fma", true, true},
+    {"isnan", true, false}, {"isinf", true, false}, {"isfinite", true, false},
+    {"signbit", true, false}, {"rsqrt", true, false},
     // Pure, but not spelled so in CUDA's device library: such calls leave a loop without a GPU
     // form (it runs on CPU devices).
-    {"clamp", false},    {"__builtin_fabs", false}, {"__builtin_sqrt", false},
-    {"__builtin_expect", false},
+    {"clamp", false, false}, {"__builtin_fabs", false, false}, {"__builtin_sqrt", false, true},
+    {"__builtin_expect", false, false},
 };
 // clang-format on
 
@@ -55,4 +63,9 @@ bool clustrix::isMathFunction(llvm::StringRef Name) { return lookup(Name) != nul
 bool clustrix::isDeviceMathFunction(llvm::StringRef Name) {
   const MathFunction *F = lookup(Name);
   return F && F->OnDevice;
+}
+
+bool clustrix::mathFunctionSetsErrno(llvm::StringRef Name) {
+  const MathFunction *F = lookup(Name);
+  return F && F->SetsErrno;
 }

@@ -20,6 +20,7 @@
 #include "Complexity.h"
 #include "UseScan.h"
 
+#include "clustrix/AST/Spelling.h"
 #include "clustrix/Analysis/Dependence.h"
 #include "clustrix/Analysis/LoopModel.h"
 
@@ -124,6 +125,10 @@ struct ScalarUse {
   bool OrderSafeMinMax = true;
   /// Updated through std::fmin/std::fmax (which of two equal zeros they return is unspecified).
   bool ViaFminFmax = false;
+  /// The first update that is not exact in the variable's type (design rule 9): what it
+  /// converts, and where. Such a variable is not a reduction.
+  std::string Conversion;
+  const clang::Expr *ConversionAt = nullptr;
 };
 
 /// A shared scalar object read by the loop (as a value, a bound or a subscript symbol) that a
@@ -154,8 +159,9 @@ struct BodyFacts {
 /// The walk. One instance per loop.
 class BodyWalker {
 public:
-  BodyWalker(clang::ASTContext &Ctx, LoopResult &R, RejectLog &Log, const EscapeInfo &Escapes)
-      : Ctx(Ctx), R(R), Log(Log), Escapes(Escapes) {}
+  BodyWalker(clang::ASTContext &Ctx, LoopResult &R, RejectLog &Log, const EscapeInfo &Escapes,
+             const LoopScope &Scope)
+      : Ctx(Ctx), R(R), Log(Log), Escapes(Escapes), Scope(Scope) {}
 
   /// Walks Body of the nest (canonical levels, one normalized variable per level).
   void run(const clang::Stmt *Body, const std::vector<PolyVar> &NormVars);
@@ -239,7 +245,7 @@ private:
   bool matchIfMinMax(const clang::IfStmt *If);
   bool sameExpr(const clang::Expr *A, const clang::Expr *B);
   void noteUpdate(const clang::VarDecl *V, std::string Op, const clang::Expr *At, bool OrderSafe,
-                  bool ViaFminFmax);
+                  bool ViaFminFmax, std::string Conversion);
 
   // Calls (WalkCalls.cpp).
   void walkCall(const clang::Expr *Site, const clang::FunctionDecl *FD,
@@ -270,7 +276,15 @@ private:
   PointerRef resolvePointer(const clang::Expr *E);
   PointerRef resolveObject(const clang::Expr *E);
   PointerRef resolveVar(const clang::VarDecl *VD, const clang::Expr *At);
-  PointerRef resolveField(const PointerRef &Base, const clang::FieldDecl *FD);
+  PointerRef resolveField(const PointerRef &Base, const clang::FieldDecl *FD,
+                          const clang::Expr *At);
+  /// How generated code at the loop names D (spelledName); refuses the loop, once, for a
+  /// declaration it cannot name there (or a thread_local one).
+  std::string nameOf(const clang::NamedDecl *D, clang::SourceLocation Loc);
+  /// Refuses the loop, once, when generated code at the loop cannot access member FD of an
+  /// object of type ObjType.
+  void checkMemberAccess(const clang::FieldDecl *FD, clang::QualType ObjType,
+                         clang::SourceLocation Loc);
   PointerRef resolveAddressOf(const clang::UnaryOperator *UO);
   PointerRef resolveMemberPointer(const clang::MemberExpr *ME);
   PointerRef resolveAggregateField(const clang::VarDecl *VD, const clang::FieldDecl *FD);
@@ -298,6 +312,8 @@ private:
   LoopResult &R;
   RejectLog &Log;
   const EscapeInfo &Escapes;
+  const LoopScope &Scope;
+  std::set<const clang::Decl *> NameChecked;
   const Frame *Cur = nullptr;
   std::map<const clang::VarDecl *, size_t> IVs;
   std::map<const clang::VarDecl *, Polynomial> IVPolys;

@@ -9,6 +9,7 @@
 #include "Phases.h"
 
 #include "clustrix/AST/LoopNest.h"
+#include "clustrix/AST/Spelling.h"
 
 #include "clang/AST/Attr.h"
 
@@ -22,9 +23,17 @@ namespace analysis {
 
 namespace {
 
+/// An outer integer variable as a symbol of a bound, named as generated code at the loop names
+/// it (a bound's variables are in scope there: the user wrote them in the loop's header).
+Polynomial symbolOf(const VarDecl *VD, const LoopScope &Scope) {
+  std::string Name = Scope.spellingAt(VD);
+  return Name.empty() ? Polynomial::invalid() : Polynomial::variable({VD, Name, false});
+}
+
 class CanonicalChecker {
 public:
-  CanonicalChecker(ASTContext &Ctx, RejectLog &Log) : Ctx(Ctx), Log(Log) {}
+  CanonicalChecker(ASTContext &Ctx, const LoopScope &Scope, RejectLog &Log)
+      : Ctx(Ctx), Scope(Scope), Log(Log) {}
 
   void refuse(std::string Msg, SourceLocation Loc, std::string Note = "") {
     Log.add(RejectKind::NotCanonical, std::move(Msg), Loc, std::move(Note));
@@ -192,7 +201,7 @@ public:
     }
     if (const auto *DR = dyn_cast<DeclRefExpr>(E))
       if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()); VD && VD->getType()->isIntegerType())
-        return Polynomial::variable({VD, VD->getNameAsString(), false});
+        return symbolOf(VD, Scope);
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && ME->getType()->isIntegerType())
         if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
@@ -234,7 +243,7 @@ public:
           return Polynomial::variable({FD, "this->" + FD->getNameAsString(), false});
     if (const auto *DR = dyn_cast<DeclRefExpr>(E))
       if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()); VD && VD->getType()->isIntegerType())
-        return Polynomial::variable({VD, VD->getNameAsString(), false});
+        return symbolOf(VD, Scope);
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
       Polynomial A = polyOfSimple(BO->getLHS()), B = polyOfSimple(BO->getRHS());
       if (BO->getOpcode() == BO_Add) return A + B;
@@ -293,6 +302,7 @@ public:
 
 private:
   ASTContext &Ctx;
+  const LoopScope &Scope;
   RejectLog &Log;
 };
 
@@ -325,8 +335,8 @@ void collectVars(const Stmt *S, std::set<const ValueDecl *> &Out, bool &SideEffe
 } // namespace
 
 
-bool buildNest(ASTContext &Ctx, const Stmt *Loop, const LoopClauses &Clauses, LoopResult &R,
-               RejectLog &Log, NestInfo &Nest) {
+bool buildNest(ASTContext &Ctx, const Stmt *Loop, const LoopClauses &Clauses,
+               const LoopScope &Scope, LoopResult &R, RejectLog &Log, NestInfo &Nest) {
   if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop)) {
     if (Clauses.Collapse > 1) {
       Log.add(RejectKind::Collapse, "'collapse' needs 'for' loops with an induction variable");
@@ -361,7 +371,7 @@ bool buildNest(ASTContext &Ctx, const Stmt *Loop, const LoopClauses &Clauses, Lo
     Nest.Body = RF->getBody();
     Nest.Levels.push_back({RF->getRangeInit(), nullptr, nullptr});
   } else {
-    CanonicalChecker Canon(Ctx, Log);
+    CanonicalChecker Canon(Ctx, Scope, Log);
     const Stmt *S = Loop;
     for (int64_t Level = 0; Level < Clauses.Collapse; ++Level) {
       const auto *F = dyn_cast<ForStmt>(S);
@@ -411,7 +421,8 @@ static bool loopModifies(const VarDecl *VD, const BodyFacts &Facts) {
 
 /// Variables and members of `this` that a bound reads and that a pointer may reach: the
 /// runtime checks that the loop's writes through pointers cannot change them.
-static void noteReachableBoundReads(const Expr *B, const EscapeInfo &Escapes, BodyFacts &Facts) {
+static void noteReachableBoundReads(const Expr *B, const EscapeInfo &Escapes,
+                                    const LoopScope &Scope, BodyFacts &Facts) {
   if (!B)
     return;
   auto Note = [&](std::string Name, QualType T, const VarDecl *Local, SourceLocation Loc) {
@@ -424,22 +435,25 @@ static void noteReachableBoundReads(const Expr *B, const EscapeInfo &Escapes, Bo
     if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
       if (!(VD->hasGlobalStorage() && VD->getType().isConstQualified()) &&
           (VD->hasGlobalStorage() || VD->getType()->isReferenceType() || Escapes.escapeOf(VD)))
-        Note(VD->getNameAsString(), VD->getType().getNonReferenceType(),
-             Escapes.escapeOf(VD) ? VD : nullptr, DR->getBeginLoc());
+        Note(Scope.spellingAt(VD).empty() ? spell(DR, VD->getASTContext())
+                                          : Scope.spellingAt(VD),
+             VD->getType().getNonReferenceType(), Escapes.escapeOf(VD) ? VD : nullptr,
+             DR->getBeginLoc());
   if (const auto *ME = dyn_cast<MemberExpr>(B);
       ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
     if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
       Note("this->" + FD->getNameAsString(), FD->getType(), nullptr, ME->getBeginLoc());
   for (const Stmt *C : B->children())
     if (const auto *E = dyn_cast_or_null<Expr>(C))
-      noteReachableBoundReads(E, Escapes, Facts);
+      noteReachableBoundReads(E, Escapes, Scope, Facts);
 }
 
 void checkInvariance(ASTContext &Ctx, const NestInfo &Nest, const EscapeInfo &Escapes,
+                     const LoopScope &Scope,
                      BodyFacts &Facts, LoopResult &R, RejectLog &Log) {
   for (const NestInfo::Level &X : Nest.Levels)
     for (const Expr *E : {X.Bound, X.Init, X.Step})
-      noteReachableBoundReads(E, Escapes, Facts);
+      noteReachableBoundReads(E, Escapes, Scope, Facts);
   // Bounds and initializers: no variable they read is written by the loop, and they have no
   // side effects of their own.
   std::vector<const Expr *> Bounds;

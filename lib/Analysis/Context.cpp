@@ -4,10 +4,14 @@
 // once. Loops where that changes what the program means are refused: in templates (the body
 // is dependent code), inside macros (the text cannot be replaced), in included files (only the
 // main file is rewritten), in constexpr functions (the runtime call cannot be constant
-// evaluated), and loops whose text expands __COUNTER__ (each copy would count anew).
+// evaluated), loops whose text expands __COUNTER__ (each copy would count anew), and loops
+// whose text holds a preprocessor directive the rewrite would drop or leave unbalanced.
 //
 //===----------------------------------------------------------------------===//
 #include "Phases.h"
+
+#include "clustrix/AST/LoopNest.h"
+#include "clustrix/AST/StatementEnd.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -38,6 +42,60 @@ const Expr *findCounter(const Stmt *S, const SourceManager &SM, const LangOption
     if (const Expr *E = findCounter(C, SM, LO))
       return E;
   return nullptr;
+}
+
+/// Why the loop's text cannot be replaced whole, or empty: the rewrite replaces the text from
+/// the `for` to the end of the loop with a block that copies the body and spells the header,
+/// so a conditional directive that opens or closes outside that text would lose its partner,
+/// and any directive in the header would be dropped. Balanced directives in the body travel
+/// with it. Loc gets the directive's place.
+std::string directiveProblem(const Stmt *Loop, const SourceManager &SM, const LangOptions &LO,
+                             SourceLocation &Loc) {
+  auto [Begin, End] = statementOffsets(Loop, SM, LO);
+  const Stmt *Body = loopBody(Loop);
+  FileID File = SM.getFileID(SM.getExpansionLoc(Loop->getBeginLoc()));
+  unsigned BodyBegin =
+      Body ? SM.getFileOffset(SM.getExpansionLoc(Body->getBeginLoc())) : End;
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(File, &Invalid);
+  if (Invalid || End > Buf.size() || Begin >= End)
+    return "";
+  Lexer L(SM.getLocForStartOfFile(File), LO, Buf.begin(), Buf.begin() + Begin,
+          Buf.begin() + End);
+  int Depth = 0;
+  Token T;
+  bool More = true;
+  while (More) {
+    More = !L.LexFromRawLexer(T);
+    if (T.is(tok::eof))
+      break;
+    if (!T.is(tok::hash) || !T.isAtStartOfLine())
+      continue;
+    SourceLocation HashLoc = T.getLocation();
+    unsigned At = SM.getFileOffset(HashLoc);
+    Token Name;
+    L.LexFromRawLexer(Name);
+    StringRef D = Name.is(tok::raw_identifier) ? Name.getRawIdentifier() : StringRef();
+    Loc = HashLoc;
+    if (At < BodyBegin)
+      return "the loop's header holds a '#" + D.str() +
+             "' directive, which the rewritten header would drop";
+    if (D == "if" || D == "ifdef" || D == "ifndef") {
+      ++Depth;
+    } else if (D == "else" || D == "elif" || D == "elifdef" || D == "elifndef" ||
+               D == "endif") {
+      if (Depth == 0)
+        return "the loop's text holds '#" + D.str() +
+               "' of a conditional opened before the loop, which replacing the loop would leave "
+               "unbalanced";
+      if (D == "endif")
+        --Depth;
+    }
+  }
+  if (Depth > 0)
+    return "the loop's text opens a preprocessor conditional that it does not close, which "
+           "replacing the loop would leave unbalanced";
+  return "";
 }
 
 /// Whether F is constexpr or consteval as written: lambdas are constexpr implicitly when they
@@ -82,6 +140,12 @@ bool checkContext(ASTContext &Ctx, const Stmt *Loop, const FunctionDecl *Enclosi
                 " function '" + Enclosing->getNameAsString() +
                 "', and the runtime call that replaces it cannot be evaluated at compile time",
             Enclosing->getLocation(), "declared here");
+    return false;
+  }
+  SourceLocation DirectiveLoc;
+  if (std::string Why = directiveProblem(Loop, SM, Ctx.getLangOpts(), DirectiveLoc);
+      !Why.empty()) {
+    Log.add(RejectKind::Context, Why, DirectiveLoc, "directive here");
     return false;
   }
   if (const Expr *C = findCounter(Loop, SM, Ctx.getLangOpts())) {

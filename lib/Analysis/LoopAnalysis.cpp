@@ -30,14 +30,15 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
   if (!checkContext(Ctx, Loop, Enclosing, Log))
     return R;
   NestInfo Nest;
-  if (!buildNest(Ctx, Loop, Clauses, R, Log, Nest))
+  LoopScope Scope(Enclosing, Loop);
+  if (!buildNest(Ctx, Loop, Clauses, Scope, R, Log, Nest))
     return R;
   EscapeInfo Escapes = scanEscapes(Enclosing, Loop, Ctx);
   R.Privates = findPrivates(Nest, R, Enclosing, Loop, Escapes);
-  BodyWalker Walker(Ctx, R, Log, Escapes);
+  BodyWalker Walker(Ctx, R, Log, Escapes, Scope);
   Walker.run(Nest.Body, Nest.NormVars);
   BodyFacts &Facts = Walker.Facts;
-  checkInvariance(Ctx, Nest, Escapes, Facts, R, Log);
+  checkInvariance(Ctx, Nest, Escapes, Scope, Facts, R, Log);
   classifyScalars(Ctx, Nest, Clauses, Facts, Escapes, R, Log);
   checkAppends(Ctx, Facts, Escapes, R, Log);
   RangeMap Ranges;

@@ -32,7 +32,7 @@ bool checkContext(clang::ASTContext &Ctx, const clang::Stmt *Loop,
 
 /// The canonical nest, collapse(n) levels deep (CanonicalNest.cpp). False when refused.
 bool buildNest(clang::ASTContext &Ctx, const clang::Stmt *Loop, const LoopClauses &Clauses,
-               LoopResult &R, RejectLog &Log, NestInfo &Nest);
+               const LoopScope &Scope, LoopResult &R, RejectLog &Log, NestInfo &Nest);
 
 /// Scalars of the enclosing function, declared before the loop, that every iteration writes
 /// before reading (Privatize.cpp).
@@ -43,7 +43,7 @@ std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
 /// Bounds, initializers and steps do not change during the loop, and a collapsed nest is
 /// rectangular (CanonicalNest.cpp).
 void checkInvariance(clang::ASTContext &Ctx, const NestInfo &Nest, const EscapeInfo &Escapes,
-                     BodyFacts &Facts, LoopResult &R, RejectLog &Log);
+                     const LoopScope &Scope, BodyFacts &Facts, LoopResult &R, RejectLog &Log);
 
 /// Shared scalars: read-only, reduction or carried; reduce clauses (Scalars.cpp).
 void classifyScalars(clang::ASTContext &Ctx, const NestInfo &Nest, const LoopClauses &Clauses,

@@ -91,6 +91,14 @@ void classifyUpdated(ASTContext &Ctx, const VarDecl *VD, const ScalarUse &S,
               S.Updates.back().second->getBeginLoc(), "update here");
       return;
     }
+  if (!S.Conversion.empty()) {
+    Log.add(RejectKind::ReductionConversion,
+            "'" + Name + "' is not a reduction: its update " + S.Conversion +
+                ", which is not exact in '" +
+                VD->getType().getUnqualifiedType().getAsString() + "'",
+            S.ConversionAt->getBeginLoc(), "updated here");
+    return;
+  }
   bool IsFloat = VD->getType()->isRealFloatingType();
   auto CIt = ClauseFor.find(Name);
   bool Clause = CIt != ClauseFor.end();

@@ -333,8 +333,14 @@ void BodyWalker::walkDeclRef(const DeclRefExpr *DR, Use U, bool Partial) {
 
 /// A use of a variable declared outside the loop.
 void BodyWalker::walkOuterVar(const VarDecl *VD, const Expr *DR, Use U) {
+  if (VD->getTLSKind() != VarDecl::TLS_None) {
+    nameOf(VD, DR->getBeginLoc()); // refuses it
+    return;
+  }
   if (VD->hasGlobalStorage() && !VD->isStaticLocal() && VD->getType().isConstQualified())
     return; // a constant
+  if (!Cur->Fn || VD->isLocalVarDeclOrParm())
+    nameOf(VD, DR->getBeginLoc()); // kernel arguments and guards name it at the loop
   if (VD->isStaticLocal() && Cur->Fn) {
     refuse(RejectKind::UnsupportedConstruct,
            "'" + Cur->Fn->getNameAsString() + "' uses static variable '" +
@@ -377,7 +383,7 @@ void BodyWalker::walkOuterVar(const VarDecl *VD, const Expr *DR, Use U) {
     bool Reachable = VD->hasGlobalStorage() || VD->getType()->isReferenceType() ||
                      Escapes.escapeOf(VD) != nullptr;
     if (Reachable)
-      noteReachableRead(VD->getNameAsString(), VD->getType().getNonReferenceType(),
+      noteReachableRead(nameOf(VD, DR->getBeginLoc()), VD->getType().getNonReferenceType(),
                         Escapes.escapeOf(VD) ? VD : nullptr, DR->getBeginLoc());
   }
 }
@@ -416,7 +422,7 @@ void BodyWalker::recordAccess(Access A, Use U, bool Partial, const Expr *At) {
       if (A.Write)
         S.Writes.push_back(At);
       if (A.Read && (VD->hasGlobalStorage() || Escapes.escapeOf(VD)))
-        noteReachableRead(VD->getNameAsString(), VD->getType(),
+        noteReachableRead(nameOf(VD, A.Loc), VD->getType(),
                           Escapes.escapeOf(VD) ? VD : nullptr, A.Loc);
       return;
     }

@@ -212,7 +212,7 @@ PointerRef BodyWalker::resolvePointer(const Expr *E) {
     P.Ok = true;
     P.MayAlias = true;
     P.Key = keyOf(VD);
-    P.Name = VD->getNameAsString();
+    P.Name = nameOf(VD, DR->getBeginLoc());
     P.Decl = VD;
     P.BaseType = VD->getType().getNonReferenceType();
     P.Subs.push_back(Polynomial::constant(0));
@@ -378,7 +378,7 @@ PointerRef BodyWalker::resolveObject(const Expr *E) {
       return P;
     const Expr *B = ME->getBase()->IgnoreParenImpCasts();
     PointerRef Base = ME->isArrow() ? resolvePointer(B) : resolveObject(B);
-    return resolveField(Base, FD);
+    return resolveField(Base, FD, ME);
   }
   if (isElementExpr(E)) {
     // An element as an object (`a[i].f()`, a reference bound to `p[k]`): its root and
@@ -434,7 +434,7 @@ PointerRef BodyWalker::resolveVar(const VarDecl *VD, const Expr *At) {
   }
   P.Ok = true;
   P.Key = keyOf(VD);
-  P.Name = VD->getNameAsString();
+  P.Name = nameOf(VD, At ? At->getBeginLoc() : VD->getLocation());
   P.Decl = VD;
   P.BaseType = VD->getType();
   // What an outer reference names, and the elements of a view, may be anyone's.
@@ -443,7 +443,8 @@ PointerRef BodyWalker::resolveVar(const VarDecl *VD, const Expr *At) {
 }
 
 /// Field FD of the object Base.
-PointerRef BodyWalker::resolveField(const PointerRef &Base, const FieldDecl *FD) {
+PointerRef BodyWalker::resolveField(const PointerRef &Base, const FieldDecl *FD,
+                                    const Expr *At) {
   PointerRef P;
   if (!Base.Ok) {
     P.Key = Base.Key;
@@ -498,11 +499,41 @@ PointerRef BodyWalker::resolveField(const PointerRef &Base, const FieldDecl *FD)
   // loop may also use as an array (`a[i] = ...`): the runtime checks that they do not overlap.
   P.MayAlias = Base.MayAlias || (!Base.Subs.empty() && !Base.Scalar) ||
                FD->getType()->isReferenceType() || isStdView(FD->getType());
+  checkMemberAccess(FD, Base.BaseType, At->getBeginLoc());
   P.Key = Base.Key + Sep + keyOf(FD);
   P.Name = (ThisRoot ? std::string("this->") : Base.Name + Sep) + FD->getNameAsString();
   P.Decl = FD;
   P.BaseType = FD->getType();
   return P;
+}
+
+std::string BodyWalker::nameOf(const NamedDecl *D, SourceLocation Loc) {
+  auto Known = R.Spellings.find(D->getCanonicalDecl());
+  if (Known != R.Spellings.end())
+    return Known->second;
+  std::string Name = Scope.spellingAt(D);
+  R.Spellings[D->getCanonicalDecl()] = Name.empty() ? D->getNameAsString() : Name;
+  const auto *VD = dyn_cast<VarDecl>(D);
+  if (VD && VD->getTLSKind() != VarDecl::TLS_None)
+    refuse(RejectKind::ThreadState,
+           "'" + D->getNameAsString() +
+               "' is thread_local: worker threads would use their own instances of it, not the "
+               "caller's",
+           Loc, "", "");
+  else if (std::string Why = Scope.whyNotNameable(D); !Why.empty())
+    refuse(RejectKind::Unnameable, std::move(Why), Loc, "used here");
+  return Name.empty() ? D->getNameAsString() : Name;
+}
+
+void BodyWalker::checkMemberAccess(const FieldDecl *FD, QualType ObjType, SourceLocation Loc) {
+  QualType T = ObjType.getNonReferenceType();
+  while (T->isPointerType() || T->isArrayType())
+    T = T->isPointerType() ? T->getPointeeType() : QualType(T->getPointeeOrArrayElementType(), 0);
+  const CXXRecordDecl *Naming = T->getAsCXXRecordDecl();
+  if (!NameChecked.insert(FD).second)
+    return;
+  if (std::string Why = Scope.whyNotAccessible(FD, Naming); !Why.empty())
+    refuse(RejectKind::Unnameable, std::move(Why), Loc, "used here");
 }
 
 } // namespace analysis

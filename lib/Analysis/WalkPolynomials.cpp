@@ -64,7 +64,7 @@ Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
     if (!VD->getType()->isIntegerType() || VD->getType().isVolatileQualified())
       return Polynomial::invalid();
     // An outer integer: a symbol. A loop that writes it is refused for that write.
-    return Polynomial::variable({VD, VD->getNameAsString(), false});
+    return Polynomial::variable({VD, nameOf(VD, DR->getBeginLoc()), false});
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
@@ -78,7 +78,7 @@ Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
     PointerRef Obj = ME->isArrow() ? resolvePointer(Base) : resolveObject(Base);
     if (!Obj.Ok || Obj.Private)
       return Polynomial::invalid();
-    PointerRef Field = resolveField(Obj, FD);
+    PointerRef Field = resolveField(Obj, FD, ME);
     if (!Field.Ok || Field.Key.rfind("this.", 0) == 0)
       return Polynomial::invalid();
     return Polynomial::variable({internKey(Field.Key), Field.Name, false});

@@ -40,10 +40,41 @@ bool BodyWalker::sameExpr(const Expr *A, const Expr *B) {
   return IA == IB;
 }
 
+/// Why an update of V with operator Op, computed in type CT, is not exact in V's own type
+/// (design rule 9); empty when it is. Operand is the value a min or max compares and stores.
+/// Wrapping integer arithmetic and bitwise operators commute with the conversion to a narrower
+/// integer, so an integer `+`, `*`, `&`, `|`, `^` computed in a wider integer type is exact; a
+/// floating-point one must compute in V's type. A min or max must compare in V's type, or in
+/// its promotion when the compared value fits V's type: the value compared is then the value
+/// stored.
+static std::string inexactConversion(const VarDecl *V, const std::string &Op, QualType CT,
+                                     const Expr *Operand, const ASTContext &Ctx) {
+  QualType T = V->getType().getCanonicalType().getUnqualifiedType();
+  CT = CT.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (CT.isNull() || Ctx.hasSameType(T, CT))
+    return "";
+  std::string TS = T.getAsString(), CS = CT.getAsString();
+  if (Op == "min" || Op == "max") {
+    if (Operand && T->isIntegerType() && preservesValue(T, CT, Ctx)) {
+      QualType ST = Operand->IgnoreParenImpCasts()->getType().getCanonicalType();
+      if (preservesValue(ST, T, Ctx))
+        return "";
+    }
+    return "compares in '" + CS + "' and stores the '" + CS + "' value into '" + TS + "'";
+  }
+  if (T->isIntegerType() && CT->isIntegerType())
+    return "";
+  return "computes in '" + CS + "' and converts each result to '" + TS + "'";
+}
+
 void BodyWalker::noteUpdate(const VarDecl *V, std::string Op, const Expr *At, bool OrderSafe,
-                            bool ViaFminFmax) {
+                            bool ViaFminFmax, std::string Conversion) {
   ScalarUse &S = Facts.Scalars[V];
   S.Var = V;
+  if (!Conversion.empty() && S.Conversion.empty()) {
+    S.Conversion = std::move(Conversion);
+    S.ConversionAt = At;
+  }
   S.Updates.push_back({std::move(Op), At});
   S.OrderSafeMinMax &= OrderSafe;
   S.ViaFminFmax |= ViaFminFmax;
@@ -57,6 +88,9 @@ bool BodyWalker::matchReductionUpdate(const Expr *E) {
   std::string Op;
   const Expr *Operand = nullptr;
   bool OrderSafe = true, ViaFminFmax = false;
+  QualType CT; // the type the update computes in (or compares in, for min and max)
+  const Expr *Compared = nullptr;
+  std::string Conversion;
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (!UO->isIncrementDecrementOp())
       return false;
@@ -65,6 +99,7 @@ bool BodyWalker::matchReductionUpdate(const Expr *E) {
   } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(E)) {
     V = outerScalar(CA->getLHS());
     Operand = CA->getRHS();
+    CT = CA->getComputationResultType();
     switch (CA->getOpcode()) {
     case BO_AddAssign: case BO_SubAssign: Op = "+"; break;
     case BO_MulAssign: Op = "*"; break;
@@ -94,6 +129,7 @@ bool BodyWalker::matchReductionUpdate(const Expr *E) {
       if (Op.empty() || (!LIsV && !RIsV))
         return false;
       Operand = LIsV ? Bin->getRHS() : Bin->getLHS();
+      CT = Bin->getType();
     } else if (const auto *Call = dyn_cast<CallExpr>(RHS)) {
       const FunctionDecl *FD = Call->getDirectCallee();
       if (!FD || Call->getNumArgs() != 2 || !FD->getIdentifier())
@@ -113,6 +149,8 @@ bool BodyWalker::matchReductionUpdate(const Expr *E) {
       if (A0 == A1)
         return false;
       Operand = A0 ? Call->getArg(1) : Call->getArg(0);
+      CT = Call->getType();
+      Compared = Operand;
       // std::max(s, e) is `s < e ? e : s`: safe. std::max(e, s) is `e < s ? s : e`, which
       // takes e when the comparison is false: unsafe for NaN. Likewise for min.
       OrderSafe = A0;
@@ -140,6 +178,11 @@ bool BodyWalker::matchReductionUpdate(const Expr *E) {
         IsMax = !IsMax;
       Op = IsMax ? "max" : "min";
       Operand = Other;
+      // Compared in the comparison's type, stored as the conditional's value: both must be
+      // exact.
+      CT = C->getLHS()->getType();
+      Compared = CE;
+      Conversion = inexactConversion(V, Op, CO->getType(), Other, Ctx);
       bool Strict = C->getOpcode() == BO_GT || C->getOpcode() == BO_LT;
       OrderSafe = !TIsV && Strict; // e is taken only when a strict comparison holds
     } else {
@@ -152,7 +195,9 @@ bool BodyWalker::matchReductionUpdate(const Expr *E) {
     return false;
   if (Operand && mentions(Operand, V))
     return false; // the update reads s elsewhere: a carried dependence, not a reduction
-  noteUpdate(V, Op, E, OrderSafe, ViaFminFmax);
+  if (Conversion.empty() && !CT.isNull())
+    Conversion = inexactConversion(V, Op, CT, Compared, Ctx);
+  noteUpdate(V, Op, E, OrderSafe, ViaFminFmax, std::move(Conversion));
   if (CondDepth > 0)
     Facts.Cost.note(Event::CondUpdate);
   if (Operand)
@@ -189,7 +234,9 @@ bool BodyWalker::matchIfMinMax(const IfStmt *If) {
   // if (e > s) s = e : max. With s on the left: if (s < e) s = e : max.
   bool IsMax = CL ? !Greater : Greater;
   bool Strict = C->getOpcode() == BO_GT || C->getOpcode() == BO_LT;
-  noteUpdate(V, IsMax ? "max" : "min", Asg, Strict, false);
+  std::string Op = IsMax ? "max" : "min";
+  noteUpdate(V, Op, Asg, Strict, false,
+             inexactConversion(V, Op, C->getLHS()->getType(), CE, Ctx));
   Facts.Cost.note(Event::MinMaxIf);
   walkExpr(CE, Use::Read);
   return true;

@@ -115,7 +115,7 @@ void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> 
   for (const Annotation &A : Attrs.annotations())
     FR.blankAttribute(A);
   for (const AcceptedLoop &A : Accepted) {
-    FR.rewriteLoop(*A.Match->Ann, A.Match->Loop, A.Result, A.Match->Clauses, A.GPU, A.Match->Fn);
+    FR.rewriteLoop(A.Match->Loop, A.Result, A.Match->Clauses, A.GPU, A.Match->Fn);
     if (A.GPU.Ok)
       Out.Kernels.push_back({A.GPU.Name, A.GPU.Source});
   }

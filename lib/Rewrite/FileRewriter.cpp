@@ -54,17 +54,14 @@ std::string FileRewriter::lineDirective(unsigned Offset) const {
   return S;
 }
 
-void FileRewriter::rewriteLoop(const Annotation &A, const Stmt *Loop, const LoopResult &R,
+void FileRewriter::rewriteLoop(const Stmt *Loop, const LoopResult &R,
                                const LoopClauses &C, const Kernel &K,
                                const FunctionDecl *Enclosing) {
   auto [LoopBegin, LoopEnd] = statementOffsets(Loop, SM, LO);
-  // An explicit attribute is replaced with its loop; in automatic mode the attribute is on the
-  // function and only the loop is replaced.
+  // Only the loop's own text is replaced: its attribute was blanked (blankAttribute), and
+  // what lies between the two (a preprocessor conditional around the attribute, `#endif`)
+  // stays as written.
   unsigned Begin = LoopBegin;
-  if (A.NextLoc.isValid() && SM.getFileOffset(SM.getExpansionLoc(A.NextLoc)) == LoopBegin) {
-    CharSourceRange AR = SM.getExpansionRange(SourceRange(A.Begin, A.End));
-    Begin = SM.getFileOffset(AR.getBegin());
-  }
   Changed = true;
   NeedsRuntime = true;
   if (!LO.CPlusPlus) {

@@ -176,25 +176,50 @@ public:
       return true;
     if (InCallee && (isa<ParmVarDecl>(VD) || VD->hasLocalStorage()))
       return true;
-    if (VD->hasGlobalStorage() && VD->getType().isConstQualified() && VD->getInit() &&
-        (VD->getType()->isArithmeticType() || VD->getType()->isEnumeralType())) {
+    bool Constant = VD->hasGlobalStorage() && VD->getType().isConstQualified() && VD->getInit() &&
+                    (VD->getType()->isArithmeticType() || VD->getType()->isEnumeralType());
+    if (!Constant && InCallee)
+      return fail("'" + CalleeName + "' uses '" + VD->getNameAsString() +
+                  "', which is not one of its parameters");
+    // In the kernel the variable is a parameter (or a constant) named by its identifier:
+    // `cfg::limit` becomes `limit`, which must then name nothing else.
+    std::string Name = VD->getNameAsString();
+    if (!claimName(Name, VD))
+      return fail("the kernel would name two variables '" + Name + "'");
+    if (NestedNameSpecifierLoc Q = DR->getQualifierLoc()) {
+      if (Q.getBeginLoc().isMacroID())
+        return fail("'" + Name + "' is named with a qualifier inside a macro");
+      RW.RemoveText(CharSourceRange::getCharRange(Q.getBeginLoc(),
+                                                  DR->getNameInfo().getBeginLoc()));
+    }
+    if (Constant) {
       if (std::find(Constants.begin(), Constants.end(), VD) == Constants.end())
         Constants.push_back(VD);
       return true;
     }
-    if (InCallee)
-      return fail("'" + CalleeName + "' uses '" + VD->getNameAsString() +
-                  "', which is not one of its parameters");
-    std::string Name = VD->getNameAsString();
-    if (RegionIndex.count(Name)) {
-      noteRegion(Name, VD->getType());
+    std::string Host = hostSpelling(VD);
+    if (RegionIndex.count(Host)) {
+      noteRegion(Host, VD->getType(), Name);
       return ok();
     }
-    return passByValue(Name, VD->getType());
+    return passByValue(Name, VD->getType(), Host);
   }
 
-  /// A variable of the enclosing function that the body reads: a kernel parameter of its type.
-  bool passByValue(const std::string &Name, QualType Type) {
+  /// How the host names VD at the loop: as the analysis checked it (LoopResult::Spellings).
+  std::string hostSpelling(const VarDecl *VD) const {
+    auto It = R.Spellings.find(VD->getCanonicalDecl());
+    return It != R.Spellings.end() ? It->second : VD->getNameAsString();
+  }
+
+  /// Whether the kernel may use Name for D: no other declaration has it.
+  bool claimName(const std::string &Name, const Decl *D) {
+    auto [It, New] = KernelNames.emplace(Name, D->getCanonicalDecl());
+    return New || It->second == D->getCanonicalDecl();
+  }
+
+  /// A variable of the enclosing function that the body reads: a kernel parameter of its type,
+  /// which the host passes as HostExpr (its name by default).
+  bool passByValue(const std::string &Name, QualType Type, std::string HostExpr = "") {
     QualType T = Type.getNonReferenceType().getUnqualifiedType();
     if (!(T->isArithmeticType() || T->isEnumeralType() || T->isRecordType()))
       return fail("'" + Name + "' of type '" + T.getAsString() +
@@ -203,7 +228,7 @@ public:
       return fail("'" + Name + "' of type '" + T.getAsString() +
                   "' is not trivially copyable, so a kernel cannot take it by value");
     noteType(T);
-    addScalar(Name, T, Name);
+    addScalar(Name, T, HostExpr.empty() ? Name : HostExpr);
     return ok();
   }
 
@@ -389,6 +414,13 @@ public:
     const FunctionDecl *Def = nullptr;
     bool HasBody = FD->hasBody(Def) && Def;
     if (isDeviceMathFunction(Name) && (FD->isInStdNamespace() || !HasBody || FD->getBuiltinID())) {
+      // Design rule 8: after the loop errno is what the serial loop left; a GPU's math never
+      // sets it.
+      if (Ctx.getLangOpts().MathErrno && mathFunctionSetsErrno(Name))
+        return fail("the loop calls '" + Name +
+                    "', which sets errno on a domain or range error where math errno is kept "
+                    "(-fmath-errno, clang's default), and a GPU's '" + Name +
+                    "' does not; build with -fno-math-errno to run it on GPUs");
       // std::sqrt(x) -> sqrt(x): CUDA's math library has the unqualified names.
       const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
       if (const auto *DR = dyn_cast<DeclRefExpr>(Callee))
@@ -627,6 +659,8 @@ public:
   std::vector<std::string> Macros; ///< `#define NAME body` lines, in the order met
   std::string Reason;
   std::map<std::string, size_t> RegionIndex;
+  /// The variables the kernel names by identifier (parameters and constants), by identifier.
+  std::map<std::string, const Decl *> KernelNames;
   std::map<std::string, std::string> RegionParams; ///< region name -> parameter declaration
   std::set<const VarDecl *> Reductions, IVs, Locals;
   std::vector<const VarDecl *> Constants;
@@ -665,9 +699,34 @@ std::string clustrix::deviceDeclarator(QualType T, const std::string &Name, cons
 }
 
 
+/// The first <fenv.h> function the translation unit uses, or empty: then it may set a rounding
+/// mode or test exception flags around a loop, which a GPU neither follows nor raises.
+static std::string floatingPointEnvironmentUse(ASTContext &Ctx) {
+  static const char *const Names[] = {
+      "fesetround",    "fegetround",  "fetestexcept", "feclearexcept", "feraiseexcept",
+      "fegetexceptflag", "fesetexceptflag", "fegetenv", "fesetenv", "feholdexcept",
+      "feupdateenv",   "feenableexcept", "fedisableexcept"};
+  for (const char *N : Names) {
+    auto It = Ctx.Idents.find(N);
+    if (It == Ctx.Idents.end())
+      continue;
+    IdentifierInfo *II = It->second;
+    for (const NamedDecl *D : Ctx.getTranslationUnitDecl()->lookup(DeclarationName(II)))
+      if (D->isReferenced() || D->isUsed())
+        return N;
+  }
+  return "";
+}
+
 KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
                                              const LoopResult &R, Preprocessor *PP) {
   KernelClosure Out;
+  if (std::string Fe = floatingPointEnvironmentUse(Ctx); !Fe.empty()) {
+    Out.Reason = "the translation unit uses '" + Fe +
+                 "': a GPU keeps neither the caller's rounding mode nor its floating-point "
+                 "exception flags";
+    return Out;
+  }
   ClosureBuilder B(Ctx, R, PP);
   for (const Private &P : R.Privates) {
     QualType T = P.Var->getType().getUnqualifiedType();

@@ -19,6 +19,9 @@ bool isMathFunction(llvm::StringRef Name);
 /// Every such name is also a math function.
 bool isDeviceMathFunction(llvm::StringRef Name);
 
+/// Whether the C library's Name may set errno (where math errno is kept); a GPU's never does.
+bool mathFunctionSetsErrno(llvm::StringRef Name);
+
 } // namespace clustrix
 
 #endif // CLUSTRIX_AST_MATHFUNCTIONS_H

@@ -152,6 +152,9 @@ struct LoopResult {
                                                     ///< first.
   std::vector<const clang::RecordDecl *> Records;   ///< Record types the body uses.
   std::vector<std::string> MathCalls;               ///< Standard math functions used.
+  /// How generated code at the loop names the declarations outside the loop that the body
+  /// reaches, as the analysis checked them (clustrix/AST/Spelling.h), by canonical declaration.
+  std::map<const clang::Decl *, std::string> Spellings;
   /// Loop variables of inner loops, with their inclusive ranges as polynomials.
   std::vector<std::pair<PolyVar, PolyRange>> InnerRanges;
   PolyVar Outer; ///< The normalized iteration variable of the parallel loop.

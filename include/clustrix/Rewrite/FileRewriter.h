@@ -31,7 +31,7 @@ public:
   void blankAttribute(const Annotation &A);
   /// Replaces an accepted loop. Call after all blankAttribute calls. Enclosing, the function
   /// the loop is in, is needed in a C translation unit.
-  void rewriteLoop(const Annotation &A, const clang::Stmt *Loop, const LoopResult &R,
+  void rewriteLoop(const clang::Stmt *Loop, const LoopResult &R,
                    const LoopClauses &C, const Kernel &K,
                    const clang::FunctionDecl *Enclosing = nullptr);
   /// Whether anything changed.

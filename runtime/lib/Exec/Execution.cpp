@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Exec/Execution.h"
 
+#include <cerrno>
+
 #include "Support/Log.h"
 
 #include <chrono>
@@ -74,6 +76,10 @@ void Execution::reset(const LoopInfo &I, const LoopArgs &A, const Plan &Pl,
   Failures.clear();
   Errors.clear();
   Recovered = 0;
+  std::fegetenv(&CallerEnv);
+  ChunkErrno.assign(N, 0);
+  ChunkExcept.assign(N, 0);
+  ChunkFlags.resize(N);
 }
 
 void Execution::releaseAppends() {
@@ -189,11 +195,42 @@ void Execution::runHost(size_t J, int Device) {
   Ctx.Lo = from(J);
   Ctx.Hi = P->Chunks[J].Hi;
   Ctx.Device = Device;
+  // The body sees the caller's rounding mode and exception masks, and starts with no errno
+  // and no flags of its own, so that what it sets can be told apart.
+  std::fesetenv(&CallerEnv);
+  std::feclearexcept(FE_ALL_EXCEPT);
+  errno = 0;
   try {
     Args->Host(Args->HostEnv, Ctx.Lo, Ctx.Hi, Ctx);
   } catch (...) {
     noteError(J);
   }
+  ChunkErrno[J] = errno;
+  ChunkExcept[J] = std::fetestexcept(FE_ALL_EXCEPT);
+  if (ChunkExcept[J])
+    std::fegetexceptflag(&ChunkFlags[J], FE_ALL_EXCEPT);
+}
+
+/// The chunks whose thread state the serial loop would show: all, or up to the first that threw.
+static size_t chunksThatCount(const std::vector<std::exception_ptr> &Errors, size_t N) {
+  for (size_t J = 0; J < Errors.size(); ++J)
+    if (Errors[J])
+      return J + 1;
+  return N;
+}
+
+int Execution::lastErrno() const {
+  for (size_t J = chunksThatCount(Errors, ChunkErrno.size()); J-- > 0;)
+    if (ChunkErrno[J] != 0)
+      return ChunkErrno[J];
+  return 0;
+}
+
+void Execution::restoreFloatingPoint() {
+  std::fesetenv(&CallerEnv);
+  for (size_t J = 0, N = chunksThatCount(Errors, ChunkExcept.size()); J < N; ++J)
+    if (ChunkExcept[J])
+      std::fesetexceptflag(&ChunkFlags[J], ChunkExcept[J]);
 }
 
 /// Runs chunk J on lane L; on a device failure retires L, gives J up (for another lane to

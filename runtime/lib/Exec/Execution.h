@@ -16,6 +16,7 @@
 #include "clustrix/Runtime.h"
 
 #include <atomic>
+#include <cfenv>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -63,6 +64,16 @@ public:
 
   /// The first exception a chunk's host function threw, by chunk order.
   std::exception_ptr firstError() const;
+
+  /// Thread state (design rule 8). Every host chunk runs in the floating-point environment the
+  /// caller had at reset(), with errno and the exception flags cleared, and leaves what its body
+  /// set. What the serial loop would leave, up to the chunk that threw first: errno as the last
+  /// chunk (in iteration order) that set it left it, or 0 when none did (bodies can only set
+  /// errno through library functions, which never set it to 0).
+  int lastErrno() const;
+  /// On the calling thread (the caller's): its floating-point environment as at reset(), with
+  /// the exception flags every chunk raised raised too.
+  void restoreFloatingPoint();
   const std::vector<Failure> &failures() const { return Failures; }
   unsigned recoveredOnHost() const { return Recovered; }
   const std::vector<int> &ranOn() const { return RanOn; }
@@ -107,6 +118,11 @@ private:
   std::vector<Failure> Failures;
   std::vector<std::exception_ptr> Errors;
   unsigned Recovered = 0;
+  std::fenv_t CallerEnv;
+  /// Per chunk: errno its body left, the exception flags it raised (and fegetexceptflag's
+  /// representation of them).
+  std::vector<int> ChunkErrno, ChunkExcept;
+  std::vector<std::fexcept_t> ChunkFlags;
 };
 
 /// The pool task of one lane: Ctx is the Execution.

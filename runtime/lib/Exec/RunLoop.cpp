@@ -23,6 +23,7 @@
 #include "Support/ConfigState.h"
 #include "Support/Log.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -39,6 +40,26 @@ using Clock = std::chrono::steady_clock;
 
 /// Calls a decision that needs no measurement is kept for before the slow path looks again.
 constexpr uint64_t Forever = std::numeric_limits<uint64_t>::max() / 2;
+
+/// The caller's errno across one runLoop call (design rule 8): the runtime's own work (files,
+/// clocks, logging, threads) never changes it. The value to leave is the caller's, or what the
+/// loop's body set: runSerial runs it on the caller's thread with the caller's errno; a wide
+/// run sets the last value a chunk's body left (Execution::lastErrno).
+class ErrnoKeeper {
+public:
+  ErrnoKeeper() : Saved(errno) {}
+  ~ErrnoKeeper() { errno = Saved; }
+  ErrnoKeeper(const ErrnoKeeper &) = delete;
+  ErrnoKeeper &operator=(const ErrnoKeeper &) = delete;
+  void runSerial(const LoopArgs &Args);
+  void chunksSet(int E) {
+    if (E != 0)
+      Saved = E;
+  }
+
+private:
+  int Saved;
+};
 
 double nsSince(Clock::time_point T) {
   return std::chrono::duration<double, std::nano>(Clock::now() - T).count();
@@ -91,10 +112,20 @@ void runSerialHere(const LoopArgs &Args) {
   Args.Host(Args.HostEnv, 0, Args.TripCount, Ctx);
 }
 
+void ErrnoKeeper::runSerial(const LoopArgs &Args) {
+  errno = Saved;
+  struct Update {
+    ErrnoKeeper &K;
+    ~Update() { K.Saved = errno; } // also when the body throws
+  } U{*this};
+  runSerialHere(Args);
+}
+
 /// Runs plan P (checks passed) on Lanes with the pool; false, with Why, when the pool is taken.
 /// Rethrows the first exception of the loop body, by chunk order, after every chunk finished.
 bool runWide(const LoopInfo &Info, const LoopArgs &Args, const RuntimeConfig &Config,
-             const Plan &P, const Lane *const *Lanes, Execution &E, std::string &Why) {
+             const Plan &P, const Lane *const *Lanes, Execution &E, ErrnoKeeper &Errno,
+             std::string &Why) {
   ThreadPool &Pool = ThreadPool::global();
   if (!Pool.tryAcquire()) {
     Why = "the worker pool is busy with a loop of another thread";
@@ -120,6 +151,8 @@ bool runWide(const LoopInfo &Info, const LoopArgs &Args, const RuntimeConfig &Co
   Pool.run(P.NumLanes, laneTask, &E);
   Pool.release();
   E.finishOnCaller();
+  E.restoreFloatingPoint();
+  Errno.chunksSet(E.lastErrno());
   if (!E.failures().empty()) {
     std::string Where = loopLocation(Info);
     for (const Failure &F : E.failures())
@@ -178,7 +211,8 @@ bool fastWideAllowed(const SiteState &S) {
 /// decision for the fast path when Keep (S is the loop's own site, not a temporary). Lock holds
 /// S.M; it is let go while the loop runs serially.
 RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
-                const RuntimeConfig &Config, bool Keep, std::unique_lock<std::mutex> &Lock) {
+                const RuntimeConfig &Config, bool Keep, std::unique_lock<std::mutex> &Lock,
+                ErrnoKeeper &Errno) {
   S.refresh(Info, Args, Config);
   const uint64_t Trip = Args.TripCount, Align = Args.BoxAlign;
   const bool Logged = Config.Log >= LogLevel::Info;
@@ -249,7 +283,7 @@ RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
     // Timed in place, without the lock: the body may call this loop again.
     Lock.unlock();
     auto T0 = Clock::now();
-    runSerialHere(Args);
+    Errno.runSerial(Args);
     double Ns = nsSince(T0);
     if (!Lock.try_lock())
       return RunStatus::Done;
@@ -277,7 +311,7 @@ RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
   std::string Busy;
   S.Exec.timeShare(Measuring);
   auto T0 = Clock::now();
-  if (!runWide(Info, Args, Config, P, S.Usable.data(), S.Exec, Busy))
+  if (!runWide(Info, Args, Config, P, S.Usable.data(), S.Exec, Errno, Busy))
     return Serial(Busy);
   double Ns = nsSince(T0);
   if (Measuring)
@@ -298,7 +332,7 @@ RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
 /// cached plan and check result, the site's Execution. False when anything differs from the
 /// published decision; the slow path then takes the call.
 bool runFastWide(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
-                 const RuntimeConfig &Config) {
+                 const RuntimeConfig &Config, ErrnoKeeper &Errno) {
   if (inChunk())
     return false;
   std::unique_lock<std::mutex> Lock(S.M, std::try_to_lock);
@@ -312,7 +346,7 @@ bool runFastWide(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
     return false;
   std::string Busy;
   S.Exec.timeShare(false);
-  if (!runWide(Info, Args, Config, S.cachedPlan(), S.Usable.data(), S.Exec, Busy))
+  if (!runWide(Info, Args, Config, S.cachedPlan(), S.Usable.data(), S.Exec, Errno, Busy))
     return false;
   S.Countdown.store(N - 1, std::memory_order_relaxed);
   return true;
@@ -321,6 +355,7 @@ bool runFastWide(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
 } // namespace
 
 RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
+  ErrnoKeeper Errno;
   const RuntimeConfig &Config = activeConfig();
   // The ABI is checked first: a descriptor of another layout may have no Site.
   const bool HasSite = Info.AbiVersion == CLUSTRIX_RT_ABI_VERSION && Info.Site;
@@ -330,10 +365,10 @@ RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
         S->FastTrip.load(std::memory_order_relaxed) == Args.TripCount) {
       uint8_t Mode = S->Fast.load(std::memory_order_acquire);
       if (Mode == SiteState::FastSerial && keepSerial(Info, Args.TripCount)) {
-        runSerialHere(Args);
+        Errno.runSerial(Args);
         return RunStatus::Done;
       }
-      if (Mode == SiteState::FastWide && runFastWide(*S, Info, Args, Config))
+      if (Mode == SiteState::FastWide && runFastWide(*S, Info, Args, Config, Errno))
         return RunStatus::Done;
     }
   }
@@ -346,12 +381,12 @@ RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
     SiteState &S = SiteState::of(*Info.Site);
     std::unique_lock<std::mutex> Lock(S.M, std::try_to_lock);
     if (Lock.owns_lock())
-      return runAt(S, Info, Args, Config, /*Keep=*/true, Lock);
+      return runAt(S, Info, Args, Config, /*Keep=*/true, Lock, Errno);
     // Another thread runs this loop now: decide this call on its own.
   }
   SiteState Temporary;
   std::unique_lock<std::mutex> Lock(Temporary.M);
-  return runAt(Temporary, Info, Args, Config, /*Keep=*/false, Lock);
+  return runAt(Temporary, Info, Args, Config, /*Keep=*/false, Lock, Errno);
 }
 
 } // namespace rt

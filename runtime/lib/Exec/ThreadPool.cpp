@@ -10,6 +10,9 @@
 
 #include <chrono>
 #include <climits>
+#include <mutex>
+
+#include <pthread.h>
 
 #if defined(__linux__)
 #include <linux/futex.h>
@@ -106,9 +109,27 @@ bool moveOffCpu(int Cpu) {
 
 } // namespace
 
+namespace {
+std::atomic<ThreadPool *> GlobalPool{nullptr};
+
+/// In the child of fork(), which has only the thread that forked: the parent's workers do not
+/// exist there, so the child gets a pool of its own, whose workers start on first need. The
+/// parent's pool is left as it was (its thread objects cannot be destroyed without threads).
+void afterForkInChild() { GlobalPool.store(nullptr, std::memory_order_relaxed); }
+} // namespace
+
 ThreadPool &ThreadPool::global() {
-  static ThreadPool *P = new ThreadPool();
-  return *P;
+  ThreadPool *P = GlobalPool.load(std::memory_order_acquire);
+  if (P)
+    return *P;
+  static std::once_flag Registered;
+  std::call_once(Registered, [] { pthread_atfork(nullptr, nullptr, afterForkInChild); });
+  ThreadPool *Fresh = new ThreadPool();
+  if (!GlobalPool.compare_exchange_strong(P, Fresh, std::memory_order_acq_rel)) {
+    delete Fresh;
+    return *P;
+  }
+  return *Fresh;
 }
 
 bool ThreadPool::onWorkerThread() { return IsWorker; }
