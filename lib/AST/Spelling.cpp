@@ -8,6 +8,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <vector>
 
@@ -264,15 +265,7 @@ LoopScope::LoopScope(const FunctionDecl *Enclosing, const Stmt *Loop) : Enclosin
     return;
   // Start from the function that holds the lambdas around the loop: their bodies see its
   // locals.
-  Outer = Enclosing;
-  while (const auto *MD = dyn_cast<CXXMethodDecl>(Outer)) {
-    if (!MD->getParent()->isLambda())
-      break;
-    const auto *FD = dyn_cast<FunctionDecl>(MD->getParent()->getDeclContext());
-    if (!FD || !FD->hasBody())
-      break;
-    Outer = FD;
-  }
+  Outer = outermostFunction(Enclosing);
   auto Walk = [&](const FunctionDecl *F) {
     ScopeWalk W(Loop);
     for (const ParmVarDecl *P : F->parameters())
@@ -314,7 +307,10 @@ std::string LoopScope::whyNotNameable(const NamedDecl *D) const {
   if (isFunctionLocal(D)) {
     if (It == Visible.end())
       return "'" + Name + "' is a variable of another function, out of scope at the loop";
-    if (canonical(It->second) != canonical(D))
+    // A tuple-like structured binding names its hidden reference variable.
+    const auto *B = dyn_cast<BindingDecl>(It->second);
+    const VarDecl *Holding = B ? B->getHoldingVar() : nullptr;
+    if (canonical(It->second) != canonical(D) && !(Holding && canonical(Holding) == canonical(D)))
       return "'" + Name + "' is hidden at the loop by another declaration of that name";
     return "";
   }
@@ -347,4 +343,139 @@ std::string LoopScope::spellingAt(const NamedDecl *D) const {
       !Outer->getDeclContext()->getRedeclContext()->isTranslationUnit())
     return Spelled;
   return Name;
+}
+
+const FunctionDecl *clustrix::outermostFunction(const FunctionDecl *F) {
+  while (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(F)) {
+    if (!MD->getParent()->isLambda())
+      break;
+    const auto *Up = dyn_cast<FunctionDecl>(MD->getParent()->getDeclContext());
+    if (!Up || !Up->hasBody())
+      break;
+    F = Up;
+  }
+  return F;
+}
+
+std::string clustrix::privateMemberVariable(const FieldDecl *FD, const FunctionDecl *Outer) {
+  return "__clx_pm_" + FD->getName().str() + "_" + std::to_string(FD->getLocation().getRawEncoding()) +
+         "_" + std::to_string(Outer->getLocation().getRawEncoding());
+}
+
+/// Why type T cannot be written at namespace scope, or empty: every class it names must have a
+/// name there and be accessible from anywhere.
+static std::string whyTypeNotNameable(QualType T) {
+  T = T.getCanonicalType();
+  while (T->isPointerType() || T->isReferenceType() || T->isArrayType())
+    T = T->isArrayType() ? QualType(T->getPointeeOrArrayElementType(), 0).getCanonicalType()
+                         : T->getPointeeType().getCanonicalType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return T->isBuiltinType() || T->isEnumeralType() ? "" : "its type cannot be written";
+  for (const CXXRecordDecl *R = RD; R;) {
+    if (!R->getIdentifier() || R->isLocalClass())
+      return "its type '" + RD->getNameAsString() + "' has no name at namespace scope";
+    if (R->getAccess() == AS_private || R->getAccess() == AS_protected)
+      return "its type '" + R->getNameAsString() + "' is not public";
+    R = dyn_cast<CXXRecordDecl>(R->getDeclContext());
+  }
+  if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    for (const TemplateArgument &A : CTS->getTemplateArgs().asArray())
+      if (A.getKind() == TemplateArgument::Type)
+        if (std::string Why = whyTypeNotNameable(A.getAsType()); !Why.empty())
+          return Why;
+  return "";
+}
+
+std::string clustrix::privateMemberDefinition(const FieldDecl *FD, const CXXRecordDecl *Naming,
+                                              const FunctionDecl *Outer, std::string &Why) {
+  const DeclContext *Lexical = Outer ? Outer->getLexicalDeclContext() : nullptr;
+  if (!Outer || !Lexical || !Lexical->getRedeclContext()->isFileContext() ||
+      Outer->isTemplated() || Outer->isTemplateInstantiation()) {
+    Why = "the function that holds the loop is not at namespace scope";
+    return "";
+  }
+  const SourceManager &SM = Outer->getASTContext().getSourceManager();
+  if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Outer->getBeginLoc()))) {
+    Why = "the function that holds the loop does not begin in the main file";
+    return "";
+  }
+  const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent());
+  if (!RD || RD->isAnonymousStructOrUnion() || !FD->getIdentifier()) {
+    Why = "it is a member of an unnamed class";
+    return "";
+  }
+  if (Naming && Naming->getCanonicalDecl() != RD->getCanonicalDecl()) {
+    CXXBasePaths Paths(/*FindAmbiguities=*/true, /*RecordPaths=*/true, /*DetectVirtual=*/false);
+    bool Public = false;
+    if (Naming->hasDefinition() && Naming->isDerivedFrom(RD, Paths))
+      for (const CXXBasePath &Path : Paths)
+        Public |= Path.Access == AS_public;
+    if (!Public || Paths.isAmbiguous(FD->getASTContext().getCanonicalType(FD->getASTContext().getRecordType(RD)))) {
+      Why = "'" + Naming->getNameAsString() + "' reaches it through a base that is not public";
+      return "";
+    }
+  }
+  if (std::string W = whyTypeNotNameable(FD->getType()); !W.empty()) {
+    Why = W;
+    return "";
+  }
+  if (std::string W = whyTypeNotNameable(FD->getASTContext().getRecordType(RD)); !W.empty()) {
+    Why = W;
+    return "";
+  }
+  // The types are printed qualified from their outermost namespace, without `::`: a namespace
+  // around Outer that declares the same first name would capture them.
+  const NamedDecl *First = RD;
+  for (const DeclContext *C = RD->getDeclContext(); C && !C->isTranslationUnit();
+       C = C->getParent())
+    if (const auto *ND = dyn_cast<NamedDecl>(C); ND && ND->getIdentifier())
+      First = ND;
+  for (const DeclContext *C = Lexical->getRedeclContext(); C && !C->isTranslationUnit();
+       C = C->getParent())
+    for (const NamedDecl *Other : C->lookup(First->getDeclName()))
+      if (Other->getCanonicalDecl() != First->getCanonicalDecl()) {
+        Why = "'" + First->getNameAsString() + "' means something else where the function is";
+        return "";
+      }
+  const ASTContext &Ctx = FD->getASTContext();
+  PrintingPolicy P(Ctx.getLangOpts());
+  P.SuppressTagKeyword = true;
+  P.FullyQualifiedName = true;
+  P.PrintCanonicalTypes = true;
+  QualType MP = Ctx.getMemberPointerType(FD->getType(), Ctx.getRecordType(RD).getTypePtr());
+  std::string Type = MP.getAsString(P);
+  std::string Class = Ctx.getRecordType(RD).getAsString(P);
+  if (Type.find("(anonymous") != std::string::npos || Type.find("(unnamed") != std::string::npos ||
+      Type.find("(lambda") != std::string::npos) {
+    Why = "its type cannot be written";
+    return "";
+  }
+  std::string V = privateMemberVariable(FD, Outer);
+  std::string Tag = V + "_tag", Def = V + "_def";
+  return "struct " + Tag + " {\n  using type = " + Type + ";\n  friend constexpr type " + V +
+         "_get(" + Tag + ");\n};\ntemplate <" + Tag + "::type M> struct " + Def +
+         " {\n  friend constexpr " + Tag + "::type " + V + "_get(" + Tag +
+         ") { return M; }\n};\ntemplate struct " + Def + "<&::" + Class +
+         "::" + FD->getName().str() + ">;\nstatic constexpr " + Tag + "::type " + V + " = " + V +
+         "_get(" + Tag + "{});\n";
+}
+
+std::string clustrix::displayMemberNames(const std::string &Name) {
+  std::string Out = Name;
+  for (size_t At; (At = Out.find("__clx_pm_")) != std::string::npos;) {
+    size_t Op = Out.rfind('*', At);
+    size_t Open = Op == std::string::npos ? std::string::npos : Out.rfind('(', Op);
+    size_t Close = Out.find(')', At);
+    if (Open == std::string::npos || Close == std::string::npos || Op < 1)
+      break;
+    bool Arrow = Out[Op - 1] == '>';
+    std::string Base = Out.substr(Open + 1, Op - Open - (Arrow ? 3 : 2));
+    std::string Rest = Out.substr(At + 9, Close - At - 9); // field_loc_loc
+    size_t Cut = Rest.rfind('_');
+    Cut = Cut == std::string::npos ? Cut : Rest.rfind('_', Cut - 1);
+    std::string Field = Rest.substr(0, Cut);
+    Out = Out.substr(0, Open) + Base + (Arrow ? "->" : ".") + Field + Out.substr(Close + 1);
+  }
+  return Out;
 }

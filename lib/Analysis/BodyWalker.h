@@ -281,10 +281,11 @@ private:
   /// How generated code at the loop names D (spelledName); refuses the loop, once, for a
   /// declaration it cannot name there (or a thread_local one).
   std::string nameOf(const clang::NamedDecl *D, clang::SourceLocation Loc);
-  /// Refuses the loop, once, when generated code at the loop cannot access member FD of an
-  /// object of type ObjType.
-  void checkMemberAccess(const clang::FieldDecl *FD, clang::QualType ObjType,
-                         clang::SourceLocation Loc);
+  /// How generated code at the loop reaches member FD of an object of type ObjType: empty
+  /// when it may name it, else the pointer-to-member constant of a member it may not name
+  /// (noted in LoopResult::PrivateMembers); refuses the loop, once, when neither works.
+  std::string memberAccess(const clang::FieldDecl *FD, clang::QualType ObjType,
+                           clang::SourceLocation Loc);
   PointerRef resolveAddressOf(const clang::UnaryOperator *UO);
   PointerRef resolveMemberPointer(const clang::MemberExpr *ME);
   PointerRef resolveAggregateField(const clang::VarDecl *VD, const clang::FieldDecl *FD);

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "BodyWalker.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace clustrix {
@@ -499,15 +501,21 @@ PointerRef BodyWalker::resolveField(const PointerRef &Base, const FieldDecl *FD,
   // loop may also use as an array (`a[i] = ...`): the runtime checks that they do not overlap.
   P.MayAlias = Base.MayAlias || (!Base.Subs.empty() && !Base.Scalar) ||
                FD->getType()->isReferenceType() || isStdView(FD->getType());
-  checkMemberAccess(FD, Base.BaseType, At->getBeginLoc());
+  std::string Pm = memberAccess(FD, Base.BaseType, At->getBeginLoc());
   P.Key = Base.Key + Sep + keyOf(FD);
-  P.Name = (ThisRoot ? std::string("this->") : Base.Name + Sep) + FD->getNameAsString();
+  if (Pm.empty())
+    P.Name = (ThisRoot ? std::string("this->") : Base.Name + Sep) + FD->getNameAsString();
+  else // a member the function may not name (Spelling.h, privateMemberVariable)
+    P.Name = "(" + (ThisRoot ? std::string("this->*") : Base.Name + (Sep == "." ? ".*" : "->*")) +
+             Pm + ")";
   P.Decl = FD;
   P.BaseType = FD->getType();
   return P;
 }
 
 std::string BodyWalker::nameOf(const NamedDecl *D, SourceLocation Loc) {
+  if (const auto *DD = dyn_cast<DecompositionDecl>(D))
+    return displayName(DD); // named through its bindings, which generated code names
   auto Known = R.Spellings.find(D->getCanonicalDecl());
   if (Known != R.Spellings.end())
     return Known->second;
@@ -525,15 +533,23 @@ std::string BodyWalker::nameOf(const NamedDecl *D, SourceLocation Loc) {
   return Name.empty() ? D->getNameAsString() : Name;
 }
 
-void BodyWalker::checkMemberAccess(const FieldDecl *FD, QualType ObjType, SourceLocation Loc) {
+std::string BodyWalker::memberAccess(const FieldDecl *FD, QualType ObjType, SourceLocation Loc) {
   QualType T = ObjType.getNonReferenceType();
   while (T->isPointerType() || T->isArrayType())
     T = T->isPointerType() ? T->getPointeeType() : QualType(T->getPointeeOrArrayElementType(), 0);
   const CXXRecordDecl *Naming = T->getAsCXXRecordDecl();
-  if (!NameChecked.insert(FD).second)
-    return;
-  if (std::string Why = Scope.whyNotAccessible(FD, Naming); !Why.empty())
-    refuse(RejectKind::Unnameable, std::move(Why), Loc, "used here");
+  std::string Why = Scope.whyNotAccessible(FD, Naming);
+  if (Why.empty())
+    return "";
+  std::string How;
+  if (!privateMemberDefinition(FD, Naming, Scope.outer(), How).empty()) {
+    if (std::find(R.PrivateMembers.begin(), R.PrivateMembers.end(), FD) == R.PrivateMembers.end())
+      R.PrivateMembers.push_back(FD);
+    return privateMemberVariable(FD, Scope.outer());
+  }
+  if (NameChecked.insert(FD).second)
+    refuse(RejectKind::Unnameable, Why + ", and " + How, Loc, "used here");
+  return "";
 }
 
 } // namespace analysis

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Decide/Decision.h"
+#include "clustrix/AST/Spelling.h"
 #include "clustrix/Support/Text.h"
 
 #include "clang/AST/Decl.h"
@@ -24,14 +25,15 @@ std::string clustrix::acceptedText(const LoopResult &R, const LoopClauses &C, bo
   S += ", level " + std::to_string(R.Level) + " (score " + std::to_string(R.Score) + ")";
   std::vector<std::string> In, Outs, Reds, Apps, Guards, Privs;
   for (const Region &G : R.Regions) {
+    std::string Name = displayMemberNames(G.Name);
     if (G.Scalar) {
-      Guards.push_back(G.Name);
+      Guards.push_back(Name);
       continue;
     }
     if (G.Access & RegionRead)
-      In.push_back(G.Name);
+      In.push_back(Name);
     if (G.Access & RegionWrite)
-      Outs.push_back(G.Name);
+      Outs.push_back(Name);
   }
   for (const Reduction &X : R.Reductions)
     Reds.push_back(X.Name + " (" + X.Op + ")");

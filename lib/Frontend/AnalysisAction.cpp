@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Frontend/AnalysisAction.h"
+#include "clustrix/AST/Spelling.h"
 #include "clustrix/Decide/Decision.h"
 #include "clustrix/Detect/AttributeCollector.h"
 #include "clustrix/Detect/LoopMatcher.h"
@@ -115,6 +116,7 @@ void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> 
   for (const Annotation &A : Attrs.annotations())
     FR.blankAttribute(A);
   for (const AcceptedLoop &A : Accepted) {
+    FR.declarePrivateMembers(A.Result, outermostFunction(A.Match->Fn));
     FR.rewriteLoop(A.Match->Loop, A.Result, A.Match->Clauses, A.GPU, A.Match->Fn);
     if (A.GPU.Ok)
       Out.Kernels.push_back({A.GPU.Name, A.GPU.Source});

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Rewrite/FileRewriter.h"
+#include "clustrix/AST/Spelling.h"
 #include "clustrix/AST/StatementEnd.h"
 #include "clustrix/Rewrite/AheadOfTime.h"
 #include "clustrix/Rewrite/CHostCodeGen.h"
@@ -76,6 +77,23 @@ void FileRewriter::rewriteLoop(const Stmt *Loop, const LoopResult &R,
   Edits.push_back({Begin, LoopEnd - Begin, Gen.generate()});
   if (K.Ok)
     AheadOfTime.push_back({K.Name, K.Source});
+}
+
+void FileRewriter::declarePrivateMembers(const LoopResult &R, const FunctionDecl *Outer) {
+  if (R.PrivateMembers.empty())
+    return;
+  unsigned At = SM.getFileOffset(SM.getExpansionLoc(Outer->getBeginLoc()));
+  std::string Text;
+  for (const FieldDecl *FD : R.PrivateMembers) {
+    std::string Why, Def = privateMemberDefinition(FD, nullptr, Outer, Why);
+    if (Declared.insert(Def).second)
+      Text += Def;
+  }
+  if (Text.empty())
+    return;
+  Edits.push_back({At, 0, "\n/* clustrix: members this function's loops reach */\n" + Text +
+                              lineDirective(At)});
+  Changed = true;
 }
 
 std::string FileRewriter::result() const {

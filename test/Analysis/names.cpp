@@ -5,6 +5,8 @@
 // build; a preprocessor conditional around the attribute stays balanced.
 // RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark}}:"
 // RUN: %clustrix_cxx -c %s -o /dev/null
+// RUN: %clustrix-rewrite --remarks=off %s -o %t.cpp -- -std=c++17
+// RUN: %cxx -std=c++17 -fsyntax-only -I%clustrix_rt_include %t.cpp
 // REQUIRES: compiler
 #include <vector>
 
@@ -52,15 +54,45 @@ private:
   std::vector<double> m_p, m_q;
 };
 
-// A free function may not name m_p and m_q: refused, and the build still succeeds.
+// A free function may not name m_p and m_q: generated code reaches them through pointers to
+// members, obtained by an explicit instantiation declared before the function (where access is
+// not checked), and shows them as the members.
 void freeStep(Domain &d) {
   int n = d.size();
   [[cluster::gpu_parallel]]
-  // CHECK: {{.*}}names.cpp:[[@LINE+1]]:3: warning: loop not parallelized: 'm_p' is a private member of 'Domain', which code generated in function 'freeStep' cannot name
+  // CHECK: {{.*}}names.cpp:[[@LINE+1]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 5); in: d.m_q; out: d.m_p
   for (int i = 0; i < n; ++i)
     d.p(i) = d.q(i) * 2.0 + 1.0;
-  // CHECK: {{.*}}names.cpp:45:29: note: used here
-  // CHECK: {{.*}}names.cpp:46:29: note: also: 'm_q' is a private member of 'Domain', which code generated in function 'freeStep' cannot name
+}
+
+// Where no such declaration can be written, the loop is refused and the build still succeeds:
+// the loop's function is defined inside another class, or the member's type is private.
+struct Other {
+  void run(Domain &d) {
+    int n = d.size();
+    [[cluster::gpu_parallel]]
+    // CHECK: {{.*}}names.cpp:[[@LINE+1]]:5: warning: loop not parallelized: 'm_p' is a private member of 'Domain', which code generated in function 'run' cannot name, and the function that holds the loop is not at namespace scope
+    for (int i = 0; i < n; ++i)
+      d.p(i) = d.q(i) * 2.0 + 1.0;
+    // CHECK: {{.*}}names.cpp:47:29: note: used here
+    // CHECK: {{.*}}names.cpp:48:29: note: also: 'm_q' is a private member of 'Domain', which code generated in function 'run' cannot name, and the function that holds the loop is not at namespace scope
+  }
+};
+class Mesh {
+  struct Cell {
+    double v;
+  };
+  Cell *m_cells = nullptr;
+
+public:
+  double &v(int i) { return m_cells[i].v; }
+};
+void scale(Mesh &m, int n) {
+  [[cluster::gpu_parallel]]
+  // CHECK: {{.*}}names.cpp:[[@LINE+1]]:3: warning: loop not parallelized: 'm_cells' is a private member of 'Mesh', which code generated in function 'scale' cannot name, and its type 'Cell' is not public
+  for (int i = 0; i < n; ++i)
+    m.v(i) *= 2;
+  // CHECK: {{.*}}names.cpp:[[@LINE-7]]:29: note: used here
 }
 
 // A member function and a friend may: accepted.

@@ -18,6 +18,7 @@
 namespace clang {
 class CXXRecordDecl;
 class DeclContext;
+class FieldDecl;
 class FunctionDecl;
 class NamedDecl;
 class Stmt;
@@ -38,6 +39,25 @@ std::string spelledName(const clang::NamedDecl *D);
 /// derived class's member for a protected member of `this`).
 bool isAccessibleFrom(const clang::NamedDecl *Member, const clang::CXXRecordDecl *Naming,
                       const clang::DeclContext *At);
+
+/// The function whose body holds F, climbing out of the lambdas F is the call operator of.
+const clang::FunctionDecl *outermostFunction(const clang::FunctionDecl *F);
+
+/// A private (or protected) member that the loop's function may not name is reached through a
+/// pointer to member, obtained by an explicit instantiation (whose template arguments are not
+/// access checked, [temp.spec]) and kept in a constant of internal linkage declared at namespace
+/// scope just before Outer, the function that holds the loop. The constant's name: unique to the
+/// member and the function, and naming the member (display names recover it).
+std::string privateMemberVariable(const clang::FieldDecl *FD, const clang::FunctionDecl *Outer);
+/// The declarations that define privateMemberVariable(FD, Outer), or empty with Why set when
+/// they cannot be written before Outer: Outer is not at namespace scope, the member's class or
+/// type cannot be named there, or an object of class Naming (null: FD's own) reaches FD's class
+/// through a base that is not public.
+std::string privateMemberDefinition(const clang::FieldDecl *FD, const clang::CXXRecordDecl *Naming,
+                                    const clang::FunctionDecl *Outer, std::string &Why);
+/// Name, a region or symbol name of generated code, as users read it: every
+/// `(o.*__clx_pm_m_...)` spelled `o.m`.
+std::string displayMemberNames(const std::string &Name);
 
 /// The names in scope at one annotated loop: every function-local name visible there (the
 /// enclosing functions' parameters, locals of enclosing blocks declared before the loop,
@@ -63,6 +83,7 @@ public:
   std::string spellingAt(const clang::NamedDecl *D) const;
 
   const clang::FunctionDecl *enclosing() const { return Enclosing; }
+  const clang::FunctionDecl *outer() const { return Outer; }
 
 private:
   const clang::FunctionDecl *Enclosing;

@@ -155,6 +155,9 @@ struct LoopResult {
   /// How generated code at the loop names the declarations outside the loop that the body
   /// reaches, as the analysis checked them (clustrix/AST/Spelling.h), by canonical declaration.
   std::map<const clang::Decl *, std::string> Spellings;
+  /// Members the loop's function may not name, reached through pointer-to-member constants
+  /// that the rewriter declares before that function (clustrix/AST/Spelling.h).
+  std::vector<const clang::FieldDecl *> PrivateMembers;
   /// Loop variables of inner loops, with their inclusive ranges as polynomials.
   std::vector<std::pair<PolyVar, PolyRange>> InnerRanges;
   PolyVar Outer; ///< The normalized iteration variable of the parallel loop.

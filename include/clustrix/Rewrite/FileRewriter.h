@@ -16,6 +16,7 @@
 
 #include "clang/Basic/SourceManager.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ public:
   void rewriteLoop(const clang::Stmt *Loop, const LoopResult &R,
                    const LoopClauses &C, const Kernel &K,
                    const clang::FunctionDecl *Enclosing = nullptr);
+  /// Declares, once, the pointer-to-member constants through which the loops of function Outer
+  /// reach members it may not name (clustrix/AST/Spelling.h), just before Outer.
+  void declarePrivateMembers(const LoopResult &R, const clang::FunctionDecl *Outer);
   /// Whether anything changed.
   bool changed() const { return Changed; }
   /// The rewritten file.
@@ -61,6 +65,8 @@ private:
   std::string PresumedName;
   std::string Clean; ///< The original text with all attributes blanked.
   std::vector<Edit> Edits;
+  /// The pointer-to-member declarations written so far (declarePrivateMembers).
+  std::set<std::string> Declared;
   /// Kernels (name, text) that nvcc compiles ahead of time when it builds the rewritten file.
   std::vector<std::pair<std::string, std::string>> AheadOfTime;
   bool Changed = false;

@@ -119,6 +119,34 @@ static void inChild() {
   std::printf("child exited %d\n", WIFEXITED(Status) ? WEXITSTATUS(Status) : -1);
 }
 
+// Private members reached through accessors from a free function (pointers to members declared
+// by the rewriter before it).
+class Field {
+public:
+  explicit Field(int n) : v(new double[n]), w(new double[n]) {}
+  ~Field() {
+    delete[] v;
+    delete[] w;
+  }
+  double &at(int i) { return v[i]; }
+  double &other(int i) { return w[i]; }
+
+private:
+  double *v, *w;
+};
+
+static void privates() {
+  Field F(N);
+  for (int i = 0; i < N; ++i)
+    F.other(i) = b[i];
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < N; ++i)
+    F.at(i) = F.other(i) * 0.5 + i;
+  for (int i = 0; i < N; ++i)
+    a[i] = F.at(i);
+  print("privates", a);
+}
+
 int main() {
   for (int i = 0; i < N; ++i) {
     b[i] = i * 0.1 + 0.05 * (i % 3);
@@ -131,5 +159,6 @@ int main() {
   floatingPoint();
   conversions();
   inChild();
+  privates();
   names();
 }
