@@ -358,8 +358,13 @@ const FunctionDecl *clustrix::outermostFunction(const FunctionDecl *F) {
 }
 
 std::string clustrix::privateMemberVariable(const FieldDecl *FD, const FunctionDecl *Outer) {
-  return "__clx_pm_" + FD->getName().str() + "_" + std::to_string(FD->getLocation().getRawEncoding()) +
-         "_" + std::to_string(Outer->getLocation().getRawEncoding());
+  // Offsets in their own files: the same for every compile of the same sources.
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  auto Offset = [&](SourceLocation L) {
+    return std::to_string(SM.getFileOffset(SM.getExpansionLoc(L)));
+  };
+  return "__clx_pm_" + FD->getName().str() + "_" + Offset(FD->getLocation()) + "_" +
+         Offset(Outer->getLocation());
 }
 
 /// Why type T cannot be written at namespace scope, or empty: every class it names must have a

@@ -1,6 +1,8 @@
 //===- AnalysisUtil.cpp - Helpers shared by the analysis phases ------------===//
 #include "AnalysisUtil.h"
 
+#include "clustrix/AST/Spelling.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
@@ -62,6 +64,9 @@ namespace analysis {
 
 void RejectLog::add(RejectKind K, std::string Message, SourceLocation Loc, std::string Note,
                     std::string Suggestion) {
+  // Messages name members as users wrote them, not as generated code reaches them.
+  Message = displayMemberNames(Message);
+  Note = displayMemberNames(Note);
   for (const RejectReason &Old : Reasons)
     if (Old.Kind == K && Old.Message == Message)
       return;

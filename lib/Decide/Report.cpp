@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Decide/Report.h"
+#include "clustrix/AST/Spelling.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -42,7 +43,7 @@ llvm::json::Array loopObjects(const ReportUnit &U) {
           Dims.push_back(P.str());
         Subs.push_back(std::move(Dims));
       }
-      Regions.push_back(llvm::json::Object{{"name", G.Name},
+      Regions.push_back(llvm::json::Object{{"name", displayMemberNames(G.Name)},
                                            {"access", Access},
                                            {"rank", G.Rank},
                                            {"full_write", G.FullWrite},
