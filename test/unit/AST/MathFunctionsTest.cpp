@@ -28,4 +28,12 @@ TEST(MathFunctionsTest, OthersAreNot) {
   }
 }
 
+TEST(MathFunctionsTest, WhichMaySetErrno) {
+  for (const char *N : {"sqrt", "log", "pow", "exp", "fmod", "acos", "__builtin_sqrt"})
+    EXPECT_TRUE(mathFunctionSetsErrno(N)) << N;
+  for (const char *N : {"fabs", "floor", "ceil", "trunc", "fmin", "fmax", "copysign", "isnan",
+                        "abs", "printf", ""})
+    EXPECT_FALSE(mathFunctionSetsErrno(N)) << N;
+}
+
 } // namespace
