@@ -147,6 +147,19 @@ static void privates() {
   print("privates", a);
 }
 
+// The attribute inside a preprocessor conditional, as `#pragma omp parallel for` converted in
+// place: the rewrite keeps the conditional balanced.
+static void conditionalAttribute() {
+#ifdef _OPENMP
+#pragma omp parallel for
+#else
+  [[cluster::gpu_parallel]]
+#endif
+  for (int i = 0; i < N; ++i)
+    a[i] = b[i] * 3 - 1;
+  print("conditional", a);
+}
+
 int main() {
   for (int i = 0; i < N; ++i) {
     b[i] = i * 0.1 + 0.05 * (i % 3);
@@ -160,5 +173,6 @@ int main() {
   conversions();
   inChild();
   privates();
+  conditionalAttribute();
   names();
 }
