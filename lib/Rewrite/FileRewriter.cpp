@@ -62,7 +62,6 @@ void FileRewriter::rewriteLoop(const Stmt *Loop, const LoopResult &R,
   // Only the loop's own text is replaced: its attribute was blanked (blankAttribute), and
   // what lies between the two (a preprocessor conditional around the attribute, `#endif`)
   // stays as written.
-  unsigned Begin = LoopBegin;
   Changed = true;
   NeedsRuntime = true;
   if (!LO.CPlusPlus) {
@@ -70,11 +69,11 @@ void FileRewriter::rewriteLoop(const Stmt *Loop, const LoopResult &R,
     // kernel runs through NVRTC; nvcc compiles a .c file as C, with no ahead-of-time block.
     CHostCodeGen Gen(*this, Enclosing, Loop, R, C, K, LoopBegin, LoopEnd);
     Edits.push_back({Gen.outlineOffset(), 0, Gen.outlined()});
-    Edits.push_back({Begin, LoopEnd - Begin, Gen.block()});
+    Edits.push_back({LoopBegin, LoopEnd - LoopBegin, Gen.block()});
     return;
   }
   HostCodeGen Gen(*this, Loop, R, C, K, LoopBegin, LoopEnd);
-  Edits.push_back({Begin, LoopEnd - Begin, Gen.generate()});
+  Edits.push_back({LoopBegin, LoopEnd - LoopBegin, Gen.generate()});
   if (K.Ok)
     AheadOfTime.push_back({K.Name, K.Source});
 }
