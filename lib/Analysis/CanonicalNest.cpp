@@ -434,11 +434,13 @@ static void noteReachableBoundReads(const Expr *B, const EscapeInfo &Escapes,
   if (const auto *DR = dyn_cast<DeclRefExpr>(B))
     if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
       if (!(VD->hasGlobalStorage() && VD->getType().isConstQualified()) &&
-          (VD->hasGlobalStorage() || VD->getType()->isReferenceType() || Escapes.escapeOf(VD)))
-        Note(Scope.spellingAt(VD).empty() ? spell(DR, VD->getASTContext())
-                                          : Scope.spellingAt(VD),
+          (VD->hasGlobalStorage() || VD->getType()->isReferenceType() || Escapes.escapeOf(VD))) {
+        // No spelling of its own: the header's text names it at the loop, where it stands.
+        std::string Name = Scope.spellingAt(VD);
+        Note(Name.empty() ? spell(DR, VD->getASTContext()) : Name,
              VD->getType().getNonReferenceType(), Escapes.escapeOf(VD) ? VD : nullptr,
              DR->getBeginLoc());
+      }
   if (const auto *ME = dyn_cast<MemberExpr>(B);
       ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
     if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))

@@ -119,6 +119,9 @@ private:
   std::vector<std::exception_ptr> Errors;
   unsigned Recovered = 0;
   std::fenv_t CallerEnv;
+  unsigned CallerControl = 0; ///< floatingPointControl() of the caller at reset().
+  int CallerExcept = 0;       ///< The flags the caller had raised at reset(),
+  std::fexcept_t CallerFlags; ///< as fegetexceptflag represents them.
   /// Per chunk: errno its body left, the exception flags it raised (and fegetexceptflag's
   /// representation of them).
   std::vector<int> ChunkErrno, ChunkExcept;
