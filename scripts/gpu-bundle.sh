@@ -84,6 +84,7 @@ members|test/EndToEnd/Inputs/members.cpp|-|
 c-units|test/EndToEnd/Inputs/c-units.c|-|
 gpu-forms|test/EndToEnd/Inputs/gpu-forms.cpp|-|
 element-methods|test/EndToEnd/Inputs/element-methods.cpp|-|
+thread-state|test/EndToEnd/Inputs/thread-state.cpp|-|
 EOF
 CONSTRUCTS_EXACT=1 "$OUT/bin/constructs.serial" >"$OUT/expected/constructs.exact.out"
 
@@ -93,5 +94,8 @@ CONSTRUCTS_EXACT=1 "$OUT/bin/constructs.serial" >"$OUT/expected/constructs.exact
 "$CXX" -fopenmp "$OUT/BenchLoops.o" "$OUT/BenchOmp.o" -o "$OUT/bin/BenchLoops" "${link[@]}"
 cp -L "$("$CXX" -print-file-name=libomp.so.5)" "$OUT/lib/" 2>/dev/null ||
   cp -L /usr/lib/llvm-19/lib/libomp.so.5 "$OUT/lib/"
+# Iterative work (bench/resident): the loops that residency is for.
+"$BUILD/bin/clustrix++" -O2 --clustrix-remarks=off bench/resident/BenchIter.cpp -o "$OUT/bin/BenchIter" \
+  -Wl,-rpath,'$ORIGIN/../lib'
 rm -f "$OUT"/*.o
 echo "gpu-bundle: $(du -sh "$OUT" | cut -f1) in $OUT"

@@ -148,6 +148,27 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchLoops" ]; then
       $([ $what = jacobi ] && echo 1024 || echo 8000000) 3 2>&1 | grep -E "ms (allocating|computing)|median" | tail -3
   done
 fi
+if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
+  echo "== Iterative work against hand-written CUDA that keeps its data resident"
+  hw="$LOGS/HandWritten"
+  if "$NVCC" -O2 -std=c++17 -arch=native bench/gpu/HandWritten.cu -o "$hw" >"$LOGS/hw.build.log" 2>&1; then
+    "$hw" bandwidth $((64 << 20)) 7 | tee "$LOGS/bandwidth.txt"
+    ser=$("$B/bin/BenchIter" serial jacobi-steps 1024 1000)
+    hwj=$("$hw" jacobi-steps 1024 1000)
+    clx=$(env CLUSTRIX_DEVICES=cuda "$B/bin/BenchIter" clustrix jacobi-steps 1024 1000)
+    echo "jacobi 1024 x 1024, 1000 steps: serial: $ser; hand-written CUDA: $hwj; Clustrix: $clx"
+    [ "$(echo "$clx" | awk '{print $4}')" = "$(echo "$ser" | awk '{print $4}')" ] &&
+      ok "iterative jacobi on the GPU equals serial" || bad "iterative jacobi differs from serial"
+    ser=$("$B/bin/BenchIter" serial stream $((1 << 25)) 10)
+    hws=$("$hw" stream $((1 << 25)) 10)
+    clx=$(env CLUSTRIX_DEVICES=cuda "$B/bin/BenchIter" clustrix stream $((1 << 25)) 10)
+    echo "stream 2^25 doubles: serial: $ser; hand-written CUDA: $hws; Clustrix: $clx"
+    [ "$(echo "$clx" | awk '{print $6}')" = "$(echo "$ser" | awk '{print $6}')" ] &&
+      ok "stream on the GPU equals serial" || bad "stream differs from serial"
+  else
+    bad "nvcc builds bench/gpu/HandWritten.cu"; tail -20 "$LOGS/hw.build.log"
+  fi
+fi
 echo
 echo "gpu-check: $pass passed, $fail failed"
 echo "$pass passed, $fail failed"

@@ -2,6 +2,8 @@
 // device's measured copy bandwidths, for comparison with Clustrix's generated kernels.
 //
 //   HandWritten <saxpy|dot|jacobi|paths|bandwidth> N REPS
+//   HandWritten jacobi-steps M STEPS   iterative Jacobi, data resident (bench/resident/BenchIter.cpp)
+//   HandWritten stream N REPS          BabelStream's copy and triad kernels, data resident
 //
 // Loops print "median_ns T check C" like BenchLoops: T includes copying the inputs in and the
 // results out (what Clustrix's loop call does), and "kernel_ns K" is the kernel alone with the
@@ -61,6 +63,16 @@ __global__ void jacobiKernel(int m, const double *a, double *b) {
                            a[i * m + j + 1]);
 }
 
+__global__ void copyKernel(long n, const double *a, double *c) {
+  for (long i = blockIdx.x * long(blockDim.x) + threadIdx.x; i < n; i += long(gridDim.x) * blockDim.x)
+    c[i] = a[i];
+}
+
+__global__ void triadKernel(long n, double s, double *a, const double *b, const double *c) {
+  for (long i = blockIdx.x * long(blockDim.x) + threadIdx.x; i < n; i += long(gridDim.x) * blockDim.x)
+    a[i] = b[i] + s * c[i];
+}
+
 __global__ void pathsKernel(long n, double *out) {
   for (long p = blockIdx.x * long(blockDim.x) + threadIdx.x; p < n; p += long(gridDim.x) * blockDim.x) {
     double x = 0.0;
@@ -95,6 +107,73 @@ int main(int argc, char **argv) {
     CHECK(cudaEventElapsedTime(&ms, e0, e1));
     return double(ms) * 1e6;
   };
+
+  if (what == "jacobi-steps") {
+    // As BenchIter: the grids in once, two sweeps a step, the result back, all timed.
+    const int m = int(n), steps = reps;
+    const size_t bytes = size_t(m) * m * sizeof(double);
+    std::vector<double> a(size_t(m) * m);
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = double(i % 31);
+    double *da, *db;
+    CHECK(cudaMalloc(&da, bytes));
+    CHECK(cudaMalloc(&db, bytes));
+    CHECK(cudaFree(nullptr));
+    auto t0 = std::chrono::steady_clock::now();
+    CHECK(cudaMemcpy(da, a.data(), bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(db, a.data(), bytes, cudaMemcpyHostToDevice));
+    dim3 grid((m + 31) / 32, (m + 7) / 8), block(32, 8);
+    for (int t = 0; t < steps; ++t) {
+      jacobiKernel<<<grid, block>>>(m, da, db);
+      jacobiKernel<<<grid, block>>>(m, db, da);
+    }
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(a.data(), da, bytes, cudaMemcpyDeviceToHost));
+    double check = 0.0;
+    for (double v : a)
+      check += v;
+    double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("total_ns %.1f check %.17g\n", ns, check);
+    return 0;
+  }
+
+  if (what == "stream") {
+    const size_t bytes = size_t(n) * sizeof(double);
+    std::vector<double> a(n, 0.1), b(n, 0.2), c(n, 0.0);
+    double *da, *db, *dc;
+    CHECK(cudaMalloc(&da, bytes));
+    CHECK(cudaMalloc(&db, bytes));
+    CHECK(cudaMalloc(&dc, bytes));
+    CHECK(cudaMemcpy(da, a.data(), bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(db, b.data(), bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dc, c.data(), bytes, cudaMemcpyHostToDevice));
+    int sms = 0;
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    std::vector<double> tc, tt;
+    for (int r = 0; r < reps + 1; ++r) {
+      CHECK(cudaEventRecord(e0));
+      copyKernel<<<sms * 8, 256>>>(n, da, dc);
+      CHECK(cudaEventRecord(e1));
+      double u = elapsedNs();
+      CHECK(cudaEventRecord(e0));
+      triadKernel<<<sms * 8, 256>>>(n, 0.4, da, db, dc);
+      CHECK(cudaEventRecord(e1));
+      double w = elapsedNs();
+      if (r > 0) {
+        tc.push_back(u);
+        tt.push_back(w);
+      }
+    }
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(a.data(), da, bytes, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(c.data(), dc, bytes, cudaMemcpyDeviceToHost));
+    double check = 0.0;
+    for (long i = 0; i < n; ++i)
+      check += a[i] + c[i];
+    std::printf("copy_GBps %.1f triad_GBps %.1f check %.17g\n", 2.0 * bytes / median(tc),
+                3.0 * bytes / median(tt), check);
+    return 0;
+  }
 
   if (what == "bandwidth") {
     const size_t bytes = size_t(n) * sizeof(double);

@@ -1,0 +1,134 @@
+// Iterative GPU work, the shape that data residency is for (issue: device residency): loops
+// called again and again on the same arrays. Built with clustrix++ -O2; the hand-written CUDA
+// counterparts are in bench/gpu/HandWritten.cu (`jacobi-steps`, `stream`).
+//
+//   BenchIter <serial|clustrix> jacobi-steps M STEPS   two 5-point sweeps a step (a->b, b->a)
+//   BenchIter <serial|clustrix> stream N REPS          BabelStream's copy and triad, REPS times
+//
+// Prints "total_ns T check C" for jacobi-steps (every step, and the copy back the host's read
+// of the result needs), and "copy_GBps X triad_GBps Y check C" for stream: the median of REPS
+// calls of each kernel, counting the bytes the kernel itself moves (2 and 3 arrays).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+void sweepSerial(int m, const double *a, double *b) {
+  for (int i = 1; i < m - 1; ++i)
+    for (int j = 1; j < m - 1; ++j)
+      b[i * m + j] = 0.25 * (a[(i - 1) * m + j] + a[(i + 1) * m + j] + a[i * m + j - 1] +
+                             a[i * m + j + 1]);
+}
+
+void jacobiSerial(int m, int steps, double *a, double *b) {
+  for (int t = 0; t < steps; ++t) {
+    sweepSerial(m, a, b);
+    sweepSerial(m, b, a);
+  }
+}
+
+void jacobiClustrix(int m, int steps, double *a, double *b) {
+  for (int t = 0; t < steps; ++t) {
+    [[cluster::gpu_parallel]]
+    for (int i = 1; i < m - 1; ++i) {
+      for (int j = 1; j < m - 1; ++j)
+        b[i * m + j] = 0.25 * (a[(i - 1) * m + j] + a[(i + 1) * m + j] + a[i * m + j - 1] +
+                               a[i * m + j + 1]);
+    }
+    [[cluster::gpu_parallel]]
+    for (int i = 1; i < m - 1; ++i) {
+      for (int j = 1; j < m - 1; ++j)
+        a[i * m + j] = 0.25 * (b[(i - 1) * m + j] + b[(i + 1) * m + j] + b[i * m + j - 1] +
+                               b[i * m + j + 1]);
+    }
+  }
+}
+
+void copySerial(long n, const double *a, double *c) {
+  for (long i = 0; i < n; ++i)
+    c[i] = a[i];
+}
+void triadSerial(long n, double s, double *a, const double *b, const double *c) {
+  for (long i = 0; i < n; ++i)
+    a[i] = b[i] + s * c[i];
+}
+void copyClustrix(long n, const double *a, double *c) {
+  [[cluster::gpu_parallel]]
+  for (long i = 0; i < n; ++i) {
+    c[i] = a[i];
+  }
+}
+void triadClustrix(long n, double s, double *a, const double *b, const double *c) {
+  [[cluster::gpu_parallel]]
+  for (long i = 0; i < n; ++i) {
+    a[i] = b[i] + s * c[i];
+  }
+}
+
+double checksum(const std::vector<double> &v) {
+  double s = 0.0;
+  for (double x : v)
+    s += x;
+  return s;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: BenchIter <serial|clustrix> <jacobi-steps|stream> N STEPS\n");
+    return 2;
+  }
+  const std::string how = argv[1], what = argv[2];
+  const long n = std::atol(argv[3]);
+  const int steps = std::atoi(argv[4]);
+  const bool clx = how == "clustrix";
+  if ((!clx && how != "serial") || n < 3 || steps < 1) {
+    std::fprintf(stderr, "BenchIter: bad arguments\n");
+    return 2;
+  }
+  using Clock = std::chrono::steady_clock;
+  if (what == "jacobi-steps") {
+    const int m = int(n);
+    std::vector<double> a(size_t(m) * m), b;
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = double(i % 31);
+    b = a; // the edges of both grids are fixed
+    auto t0 = Clock::now();
+    (clx ? jacobiClustrix : jacobiSerial)(m, steps, a.data(), b.data());
+    double check = checksum(a); // the host's read of the result is inside the timed region
+    double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    std::printf("total_ns %.1f check %.17g\n", ns, check);
+    return 0;
+  }
+  if (what == "stream") {
+    std::vector<double> a(n, 0.1), b(n, 0.2), c(n, 0.0);
+    std::vector<double> tc, tt;
+    for (int r = 0; r < steps + 1; ++r) {
+      auto t0 = Clock::now();
+      (clx ? copyClustrix : copySerial)(n, a.data(), c.data());
+      auto t1 = Clock::now();
+      (clx ? triadClustrix : triadSerial)(n, 0.4, a.data(), b.data(), c.data());
+      auto t2 = Clock::now();
+      if (r > 0) {
+        tc.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
+        tt.push_back(std::chrono::duration<double, std::nano>(t2 - t1).count());
+      }
+    }
+    double check = checksum(a) + checksum(c);
+    std::printf("copy_GBps %.1f triad_GBps %.1f check %.17g\n", 2.0 * 8 * n / median(tc),
+                3.0 * 8 * n / median(tt), check);
+    return 0;
+  }
+  std::fprintf(stderr, "BenchIter: unknown loop '%s'\n", argv[2]);
+  return 2;
+}
