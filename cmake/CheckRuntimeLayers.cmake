@@ -1,16 +1,17 @@
 # Checks the include graph of the runtime's layers (runtime/lib/CMakeLists.txt):
-#   Support <- Plan <- Backend <- each backend folder (CPU, CUDA, ...);  Exec sees Support, Plan
-#   and Backend only. Generic code never includes a backend's header, and backends never include
+#   Support <- Plan <- Data, Backend <- each backend folder (CPU, CUDA, ...);  Exec sees Support,
+#   Plan, Data and Backend only. Generic code never includes a backend's header, and backends never include
 #   each other or Exec. Run as a test:
 #     cmake -DRUNTIME_LIB=<runtime/lib> -P CheckRuntimeLayers.cmake
 if(NOT RUNTIME_LIB)
   message(FATAL_ERROR "CheckRuntimeLayers: set RUNTIME_LIB to the runtime's lib/ folder")
 endif()
-set(Generic Support Plan Backend Exec)
+set(Generic Support Plan Data Backend Exec)
 set(Allowed_Support Support)
 set(Allowed_Plan Support Plan)
+set(Allowed_Data Support Plan Data)
 set(Allowed_Backend Support Plan Backend)
-set(Allowed_Exec Support Plan Backend Exec)
+set(Allowed_Exec Support Plan Data Backend Exec)
 
 file(GLOB Folders LIST_DIRECTORIES true RELATIVE ${RUNTIME_LIB} ${RUNTIME_LIB}/*)
 set(Layers)
@@ -26,7 +27,7 @@ foreach(Layer ${Layers})
   if(DEFINED Allowed_${Layer})
     set(Allowed ${Allowed_${Layer}})
   else() # a backend: the interface and what is below it, and itself
-    set(Allowed Support Plan Backend ${Layer})
+    set(Allowed Support Plan Data Backend ${Layer})
   endif()
   file(GLOB_RECURSE Sources ${RUNTIME_LIB}/${Layer}/*.h ${RUNTIME_LIB}/${Layer}/*.cpp
        ${RUNTIME_LIB}/${Layer}/*.def)

@@ -155,6 +155,9 @@ public:
   std::atomic<int> Sticky{0};
   /// Events counted for CLUSTRIX_EMU_FAULT.
   std::atomic<uint64_t> Launches{0}, Allocations{0}, CopiesIn{0};
+  /// Bytes moved, per direction, for CLUSTRIX_EMU_STATS: host to this device, this device to
+  /// the host, from another device into this one, and within this device.
+  std::atomic<uint64_t> BytesToDevice{0}, BytesToHost{0}, BytesPeerIn{0}, BytesWithin{0};
 
   std::string name() const { return "cuda" + std::to_string(Ordinal); }
   /// Whether a fault rule of kind K fires for the Nth event of its kind; reports it if so.

@@ -305,6 +305,7 @@ EMU_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr Dst, const void *Src, size_t B
     return CUDA_ERROR_INVALID_VALUE;
   }
   bool Skip = D->fault(FaultKind::SkipCopyIn, ++D->CopiesIn);
+  D->BytesToDevice += Bytes;
   return submitCopy(*D, S, Emulator::get()->isPinned(Src, Bytes), [=] {
     if (!Skip)
       std::memcpy(reinterpret_cast<void *>(Dst), Src, Bytes);
@@ -322,8 +323,40 @@ EMU_API CUresult cuMemcpyDtoHAsync_v2(void *Dst, CUdeviceptr Src, size_t Bytes, 
            " bytes) is not inside one allocation of the device");
     return CUDA_ERROR_INVALID_VALUE;
   }
+  D->BytesToHost += Bytes;
   return submitCopy(*D, S, Emulator::get()->isPinned(Dst, Bytes), [=] {
     std::memcpy(Dst, reinterpret_cast<const void *>(Src), Bytes);
+  });
+}
+
+EMU_API CUresult cuMemcpyPeerAsync(CUdeviceptr Dst, CUcontext DstCtx, CUdeviceptr Src,
+                                   CUcontext SrcCtx, size_t Bytes, CUstream S) {
+  Device *D;
+  if (CUresult R = current(D))
+    return R;
+  auto *To = reinterpret_cast<Device *>(DstCtx);
+  auto *From = reinterpret_cast<Device *>(SrcCtx);
+  Emulator *E = Emulator::get();
+  bool Known = false, KnownFrom = false;
+  for (const auto &X : E->Devices) {
+    Known |= X.get() == To;
+    KnownFrom |= X.get() == From;
+  }
+  if (!Known || !KnownFrom)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (int Err = From->Sticky.load())
+    return Err;
+  if (Bytes == 0)
+    return CUDA_SUCCESS;
+  if (!To->Memory.holds(static_cast<uintptr_t>(Dst), Bytes) ||
+      !From->Memory.holds(static_cast<uintptr_t>(Src), Bytes)) {
+    report(D->name() + ": cuMemcpyPeerAsync from " + hex(Src) + " to " + hex(Dst) + " (" +
+           std::to_string(Bytes) + " bytes) is not inside one allocation of each device");
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  To->BytesPeerIn += Bytes;
+  return submitCopy(*D, S, /*PinnedHost=*/true, [=] {
+    std::memcpy(reinterpret_cast<void *>(Dst), reinterpret_cast<const void *>(Src), Bytes);
   });
 }
 
@@ -370,6 +403,8 @@ EMU_API CUresult cuMemcpy3DAsync_v2(const Memcpy3D *C, CUstream S) {
   if (SrcDev == DstDev)
     Pinned = true; // device to device (or host to host) never waits for the host
   Memcpy3D M = *C;
+  uint64_t Moved = uint64_t(M.WidthInBytes) * M.Height * M.Depth;
+  (SrcDev && DstDev ? D->BytesWithin : DstDev ? D->BytesToDevice : D->BytesToHost) += Moved;
   return submitCopy(*D, S, Pinned, [M, Src, Dst, Skip] {
     if (Skip)
       return;

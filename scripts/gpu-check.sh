@@ -163,6 +163,24 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
     hws=$("$hw" stream $((1 << 25)) 10)
     clx=$(env CLUSTRIX_DEVICES=cuda "$B/bin/BenchIter" clustrix stream $((1 << 25)) 10)
     echo "stream 2^25 doubles: serial: $ser; hand-written CUDA: $hws; Clustrix: $clx"
+    # Resident: the copy and triad loops in one time-step loop; 20 and 220 steps, so that the
+    # difference is 200 steps of resident work (5 arrays of 2^28 bytes moved a step).
+    for s in 20 220; do
+      env CLUSTRIX_DEVICES=cuda "$B/bin/BenchIter" clustrix stream-steps $((1 << 25)) $s | tee "$LOGS/stream-steps.$s"
+    done
+    for s in 2 12; do # residency off: every step copies 5 arrays over PCIe, so 10 steps
+      env CLUSTRIX_DEVICES=cuda CLUSTRIX_RESIDENCY=off "$B/bin/BenchIter" clustrix stream-steps $((1 << 25)) $s | tee "$LOGS/stream-steps-off.$s"
+    done
+    ser20=$("$B/bin/BenchIter" serial stream-steps $((1 << 25)) 20)
+    [ "$(awk '{print $4}' "$LOGS/stream-steps.20")" = "$(echo "$ser20" | awk '{print $4}')" ] &&
+      ok "resident stream steps equal serial" || bad "resident stream steps differ from serial"
+    python3 -c "
+t20=float(open('$LOGS/stream-steps.20').read().split()[1]); t220=float(open('$LOGS/stream-steps.220').read().split()[1])
+o2=float(open('$LOGS/stream-steps-off.2').read().split()[1]); o12=float(open('$LOGS/stream-steps-off.12').read().split()[1])
+b=5*8*(1<<25)
+print('stream steps, resident: %.1f GB/s over 200 steps (first 20 steps: %.1f ms); residency off: %.1f GB/s over 10 steps' % (200*b/(t220-t20), t20/1e6, 10*b/(o12-o2)))"
+    env CLUSTRIX_DEVICES=cuda CLUSTRIX_RESIDENCY=off "$B/bin/BenchIter" clustrix jacobi-steps 1024 100 |
+      sed 's/^/jacobi 1024 x 1024, 100 steps, residency off: /'
     [ "$(echo "$clx" | awk '{print $6}')" = "$(echo "$ser" | awk '{print $6}')" ] &&
       ok "stream on the GPU equals serial" || bad "stream differs from serial"
   else

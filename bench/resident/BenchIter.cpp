@@ -4,10 +4,15 @@
 //
 //   BenchIter <serial|clustrix> jacobi-steps M STEPS   two 5-point sweeps a step (a->b, b->a)
 //   BenchIter <serial|clustrix> stream N REPS          BabelStream's copy and triad, REPS times
+//   BenchIter <serial|clustrix> stream-steps N REPS    the same two loops in one time-step loop
 //
 // Prints "total_ns T check C" for jacobi-steps (every step, and the copy back the host's read
 // of the result needs), and "copy_GBps X triad_GBps Y check C" for stream: the median of REPS
-// calls of each kernel, counting the bytes the kernel itself moves (2 and 3 arrays).
+// calls of each kernel, counting the bytes the kernel itself moves (2 and 3 arrays); and
+// "total_ns T check C" for stream-steps (REPS steps and the host's read of the result). The
+// stream loops are called from a timed host loop, which no residency scope can cover; in
+// stream-steps they stay on the device, and the difference of two step counts gives their
+// resident bandwidth (bench/resident/README.md).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -56,6 +61,26 @@ void triadSerial(long n, double s, double *a, const double *b, const double *c) 
   for (long i = 0; i < n; ++i)
     a[i] = b[i] + s * c[i];
 }
+void streamStepsSerial(long n, int reps, double s, double *a, const double *b, double *c) {
+  for (int r = 0; r < reps; ++r) {
+    copySerial(n, a, c);
+    triadSerial(n, s, a, b, c);
+  }
+}
+
+void streamStepsClustrix(long n, int reps, double s, double *a, const double *b, double *c) {
+  for (int r = 0; r < reps; ++r) {
+    [[cluster::gpu_parallel]]
+    for (long i = 0; i < n; ++i) {
+      c[i] = a[i];
+    }
+    [[cluster::gpu_parallel]]
+    for (long i = 0; i < n; ++i) {
+      a[i] = b[i] + s * c[i];
+    }
+  }
+}
+
 void copyClustrix(long n, const double *a, double *c) {
   [[cluster::gpu_parallel]]
   for (long i = 0; i < n; ++i) {
@@ -106,6 +131,15 @@ int main(int argc, char **argv) {
     auto t0 = Clock::now();
     (clx ? jacobiClustrix : jacobiSerial)(m, steps, a.data(), b.data());
     double check = checksum(a); // the host's read of the result is inside the timed region
+    double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    std::printf("total_ns %.1f check %.17g\n", ns, check);
+    return 0;
+  }
+  if (what == "stream-steps") {
+    std::vector<double> a(n, 0.1), b(n, 0.2), c(n, 0.0);
+    auto t0 = Clock::now();
+    (clx ? streamStepsClustrix : streamStepsSerial)(n, steps, 0.4, a.data(), b.data(), c.data());
+    double check = checksum(a) + checksum(c);
     double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
     std::printf("total_ns %.1f check %.17g\n", ns, check);
     return 0;

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Frontend/AnalysisAction.h"
+#include "clustrix/Analysis/ResidencyScopes.h"
 #include "clustrix/AST/Spelling.h"
 #include "clustrix/Decide/Decision.h"
 #include "clustrix/Detect/AttributeCollector.h"
@@ -115,6 +116,14 @@ void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> 
   FileRewriter FR(SM, Ctx.getLangOpts(), MainFile ? MainFile->getName().str() : "<stdin>");
   for (const Annotation &A : Attrs.annotations())
     FR.blankAttribute(A);
+  // Where data may stay on the devices between loops: loops with a GPU form only.
+  std::vector<std::pair<const Stmt *, const FunctionDecl *>> OnDevices;
+  for (const AcceptedLoop &A : Accepted)
+    if (A.GPU.Ok)
+      OnDevices.push_back({A.Match->Loop, A.Match->Fn});
+  if (Ctx.getLangOpts().CPlusPlus)
+    for (const ResidencyScope &S : findResidencyScopes(Ctx, OnDevices))
+      FR.openResidencyScope(S.First, S.Last);
   for (const AcceptedLoop &A : Accepted) {
     FR.declarePrivateMembers(A.Result, outermostFunction(A.Match->Fn));
     FR.rewriteLoop(A.Match->Loop, A.Result, A.Match->Clauses, A.GPU, A.Match->Fn);

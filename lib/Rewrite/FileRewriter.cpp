@@ -78,6 +78,17 @@ void FileRewriter::rewriteLoop(const Stmt *Loop, const LoopResult &R,
     AheadOfTime.push_back({K.Name, K.Source});
 }
 
+void FileRewriter::openResidencyScope(const Stmt *First, const Stmt *Last) {
+  if (!LO.CPlusPlus)
+    return;
+  unsigned Begin = statementOffsets(First, SM, LO).first;
+  unsigned End = statementOffsets(Last, SM, LO).second;
+  Edits.push_back({Begin, 0, "{ ::clustrix::rt::ResidencyScope __clx_residency; "});
+  Edits.push_back({End, 0, " }"});
+  Changed = true;
+  NeedsRuntime = true;
+}
+
 void FileRewriter::declarePrivateMembers(const LoopResult &R, const FunctionDecl *Outer) {
   if (R.PrivateMembers.empty())
     return;

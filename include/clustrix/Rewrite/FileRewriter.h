@@ -35,6 +35,9 @@ public:
   void rewriteLoop(const clang::Stmt *Loop, const LoopResult &R,
                    const LoopClauses &C, const Kernel &K,
                    const clang::FunctionDecl *Enclosing = nullptr);
+  /// Wraps the statements [First, Last] of one block in a block that opens a residency scope
+  /// (clustrix/Analysis/ResidencyScopes.h). C++ only. Call before rewriteLoop.
+  void openResidencyScope(const clang::Stmt *First, const clang::Stmt *Last);
   /// Declares, once, the pointer-to-member constants through which the loops of function Outer
   /// reach members it may not name (clustrix/AST/Spelling.h), just before Outer.
   void declarePrivateMembers(const LoopResult &R, const clang::FunctionDecl *Outer);

@@ -126,6 +126,28 @@ struct LoopSite {
 /// resetConfiguration(). Compared by keepSerial with LoopSite::SerialSettings.
 extern const void *ActiveSettings;
 
+/// Nonzero while a device holds data for a residency scope (docs/data-movement.md#residency):
+/// then no loop may run in place without runLoop, which first brings the data back.
+extern uint64_t ResidentHeld;
+
+/// A residency scope: between enterResidency() and the matching leaveResidency(), what annotated
+/// loops write on GPUs stays there until the host needs it. The compiler opens one around a
+/// group of annotated loops when it proves that no host code in between touches their memory;
+/// leaving the outermost scope copies back whatever the devices hold. Scopes nest; only the
+/// thread that opened the outermost one keeps data on devices.
+void enterResidency();
+void leaveResidency();
+
+/// What generated code declares: the scope ends however the block is left (a return, a break,
+/// an exception).
+class ResidencyScope {
+public:
+  ResidencyScope() { enterResidency(); }
+  ~ResidencyScope() { leaveResidency(); }
+  ResidencyScope(const ResidencyScope &) = delete;
+  ResidencyScope &operator=(const ResidencyScope &) = delete;
+};
+
 /// What the compiler proved about the loop. Generated code keeps one per loop as a static.
 /// Fields (docs/descriptor.md): AbiVersion, File, Line, Column, Sched, ChunkSize, MaxDevices,
 /// MinItersPerDevice, Level, Score, WorkPerIter, ForceDisabled, Regions, NumRegions, KernelName,
@@ -179,7 +201,8 @@ RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args);
 /// torn by a concurrent publication can only run a call serially, which is always correct.
 inline bool keepSerial(const LoopInfo &Info, uint64_t TripCount) {
   LoopSite *S = Info.Site;
-  if (!S || __atomic_load_n(&S->SerialTrip, __ATOMIC_RELAXED) != TripCount)
+  if (!S || __atomic_load_n(&S->SerialTrip, __ATOMIC_RELAXED) != TripCount ||
+      __atomic_load_n(&ResidentHeld, __ATOMIC_RELAXED))
     return false;
   uint64_t N = __atomic_load_n(&S->SerialCalls, __ATOMIC_ACQUIRE);
   const void *Settings = __atomic_load_n(&S->SerialSettings, __ATOMIC_RELAXED);

@@ -53,6 +53,13 @@ struct ChunkJob {
   int Device = 0;
 };
 
+/// How a chunk runs beyond the loop itself.
+struct RunOptions {
+  /// In a residency scope, on devices that all keep data: boxes come from and go to the device
+  /// data table (Data/Residency.h) instead of the host, and nothing is copied back.
+  bool Resident = false;
+};
+
 /// A loop prepared on one device to run one chunk. The generic driver calls split() once, then,
 /// for the pieces in order: copyIn(), run(), copyOut(), combine(), release(); piece I + 1 may be
 /// copied in and run before piece I is copied out when split() allows overlap. A piece's results
@@ -89,6 +96,8 @@ public:
   /// no faster than the caller's own loop, and a loop no other backend can run falls back to
   /// these lanes.
   virtual bool isHost() const = 0;
+  /// Whether the backend keeps a residency scope's data on its devices (Data/Residency.h).
+  virtual bool keepsData() const { return false; }
   /// Whether the setting may use this backend's devices, so that discovery must look for them.
   virtual bool requested(const DeviceSpec &Spec) const = 0;
   /// Adds this machine's devices of this kind to R, and what R should say about them.
@@ -100,7 +109,8 @@ public:
   virtual bool canRun(const LoopInfo &Info, const LoopArgs &Args, std::string &Why) const = 0;
   /// Prepares the loop on the lane's device for one chunk; null, with Err, when it cannot.
   virtual std::unique_ptr<PreparedLoop> prepare(const Lane &L, const LoopInfo &Info,
-                                                const LoopArgs &Args, std::string &Err) const = 0;
+                                                const LoopArgs &Args, const RunOptions &Opts,
+                                                std::string &Err) const = 0;
   /// Whether the lane's device was lost: every later loop of the process skips it.
   virtual bool lost(const Lane &L) const = 0;
 };

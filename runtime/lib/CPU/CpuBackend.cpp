@@ -100,7 +100,7 @@ public:
   bool canRun(const LoopInfo &, const LoopArgs &, std::string &) const override { return true; }
 
   std::unique_ptr<PreparedLoop> prepare(const Lane &, const LoopInfo &, const LoopArgs &Args,
-                                        std::string &) const override {
+                                        const RunOptions &, std::string &) const override {
     return std::make_unique<CpuLoop>(Args);
   }
 

@@ -13,6 +13,7 @@
 #include "CUDA/KernelCache.h"
 #include "CUDA/KernelRegistry.h"
 #include "CUDA/Nvrtc.h"
+#include "Data/Residency.h"
 #include "Plan/Planner.h"
 #include "Plan/Reduce.h"
 #include "Plan/Regions.h"
@@ -33,6 +34,30 @@ namespace rt {
 namespace cuda {
 
 namespace {
+
+struct DeviceState;
+
+/// A GPU's memory as the device data table moves it (Data/Residency.h). Resident work runs on
+/// stream 0: copies to the device and kernels in order there, copies out after it.
+class CudaMemory final : public data::DeviceMemory {
+public:
+  CudaMemory(DeviceState &S, int Ordinal) : S(S), Ordinal(Ordinal) {}
+  std::string name() const override { return "cuda" + std::to_string(Ordinal); }
+  bool allocate(size_t Bytes, uint64_t &Ptr, std::string &Err) override;
+  void free(uint64_t Ptr, size_t Bytes) override;
+  bool toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err) override;
+  bool toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err) override;
+  bool within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err) override;
+  bool canPeer(const DeviceMemory &From) const override;
+  bool fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
+                std::string &Err) override;
+  bool lost() const override;
+
+private:
+  bool current(std::string &Err);
+  DeviceState &S;
+  int Ordinal;
+};
 
 /// One GPU's process-wide state. M serializes chunks on the device.
 struct DeviceState {
@@ -55,6 +80,8 @@ struct DeviceState {
   /// Host buffers that hold a sub-chunk's results until all of them arrived (one per region),
   /// kept so that their pages are touched once, not at every call.
   std::vector<std::vector<char>> Dense;
+  /// What the device data table sees of the device.
+  std::unique_ptr<CudaMemory> Memory;
 };
 
 /// Most device memory kept cached per device between chunks.
@@ -71,8 +98,10 @@ std::map<int, std::unique_ptr<DeviceState>> &states() {
 DeviceState &stateOf(int Ordinal) {
   std::lock_guard<std::mutex> G(StatesM);
   auto &P = states()[Ordinal];
-  if (!P)
+  if (!P) {
     P = std::make_unique<DeviceState>();
+    P->Memory = std::make_unique<CudaMemory>(*P, Ordinal);
+  }
   return *P;
 }
 
@@ -109,6 +138,120 @@ void releaseBuffer(const DriverApi &Api, DeviceState &S, CUdeviceptr Ptr, size_t
 
 /// Errors after which the context cannot be used again.
 bool sticky(CUresult R) { return (R >= 700 && R <= 720) || R == 999 || R == CUDA_ERROR_DEINITIALIZED; }
+
+// --- CudaMemory ----------------------------------------------------------------------------------
+// The table calls a device's allocate, toDevice and within only from the chunk that holds the
+// device (its lock held, its context current); toHost and fromPeer's source from any thread,
+// which the driver allows; free from the chunk, or when no chunk runs.
+
+bool CudaMemory::current(std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  if (S.Lost) {
+    Err = name() + " was lost";
+    return false;
+  }
+  CUresult Code = CUDA_SUCCESS;
+  bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuCtxSetCurrent(S.Ctx));
+  if (!Ok && sticky(Code))
+    S.Lost = true;
+  return Ok;
+}
+
+bool CudaMemory::allocate(size_t Bytes, uint64_t &Ptr, std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  if (!current(Err))
+    return false;
+  CUdeviceptr P = 0;
+  CUresult R = allocBuffer(Api, S, Bytes, P);
+  if (!checkCall(Api, R, "cuMemAlloc", __FILE__, __LINE__, Err))
+    return false;
+  Ptr = P;
+  return true;
+}
+
+void CudaMemory::free(uint64_t Ptr, size_t) {
+  const DriverApi &Api = DriverApi::get();
+  std::string Ignored;
+  if (S.Lost || !current(Ignored))
+    return; // a lost context's memory goes with it
+  Api.cuStreamSynchronize(S.Streams[0]); // no resident work may still use it
+  Api.cuMemFree(Ptr);
+}
+
+bool CudaMemory::toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  CUresult Code = CUDA_SUCCESS;
+  bool Ok = current(Err) &&
+            CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyHtoDAsync(Dst, Src, Bytes, S.Streams[0]));
+  if (!Ok && sticky(Code))
+    S.Lost = true;
+  return Ok;
+}
+
+bool CudaMemory::toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  CUresult Code = CUDA_SUCCESS;
+  bool Ok = current(Err) &&
+            CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyDtoHAsync(Dst, Src, Bytes, S.Streams[0])) &&
+            CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
+  if (!Ok && sticky(Code))
+    S.Lost = true;
+  return Ok;
+}
+
+bool CudaMemory::within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  Memcpy3D M;
+  std::memset(&M, 0, sizeof(M));
+  M.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  M.srcDevice = Src;
+  M.srcPitch = Bytes;
+  M.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  M.dstDevice = Dst;
+  M.dstPitch = Bytes;
+  M.WidthInBytes = Bytes;
+  M.Height = 1;
+  M.Depth = 1;
+  CUresult Code = CUDA_SUCCESS;
+  bool Ok = current(Err) && CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpy3DAsync(&M, S.Streams[0]));
+  if (!Ok && sticky(Code))
+    S.Lost = true;
+  return Ok;
+}
+
+bool CudaMemory::canPeer(const DeviceMemory &) const {
+  return DriverApi::get().cuMemcpyPeerAsync != nullptr;
+}
+
+bool CudaMemory::fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
+                          std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  DeviceState &O = static_cast<CudaMemory &>(From).S;
+  if (O.Lost) {
+    Err = From.name() + " was lost";
+    return false;
+  }
+  CUresult Code = CUDA_SUCCESS;
+  // The source's resident work (the kernels that wrote it) first; then the copy, in order with
+  // this device's work.
+  bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(O.Streams[0]));
+  if (!Ok) {
+    if (sticky(Code))
+      O.Lost = true;
+    return false;
+  }
+  // Complete before returning: the source may replace (and free) the mirror it reads from as
+  // soon as the table lets go of it.
+  Ok = current(Err) &&
+       CLUSTRIX_CU_CODE(Api, Err, Code,
+                        cuMemcpyPeerAsync(Dst, S.Ctx, Src, O.Ctx, Bytes, S.Streams[0])) &&
+       CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
+  if (!Ok && sticky(Code))
+    S.Lost = true;
+  return Ok;
+}
+
+bool CudaMemory::lost() const { return S.Lost; }
 
 bool initDevice(const DriverApi &Api, DeviceState &S, int Ordinal, std::string &Err) {
   if (S.Tried) {
@@ -321,7 +464,8 @@ struct SubChunk {
   unsigned Stream = 0;
   unsigned Grid = 0;
   std::vector<Box> Boxes;
-  std::vector<CUdeviceptr> Buffers;   // per region (0 when empty)
+  std::vector<CUdeviceptr> Buffers;   // per region (0 when empty or resident)
+  std::vector<uint64_t> Elem0;        // resident: per region, the device address of element 0
   std::vector<size_t> BufferBytes;    // their sizes
   std::vector<CUdeviceptr> Partials;  // per reduction, Grid cells each
   std::vector<size_t> PartialBytes;
@@ -334,8 +478,10 @@ struct SubChunk {
 class CudaLoop final : public PreparedLoop {
 public:
   CudaLoop(const DriverApi &Api, DeviceState &S, std::unique_lock<std::mutex> Lock,
-           const LoopInfo &Info, const LoopArgs &Args, const DeviceInfo &Dev, CUfunction F)
-      : Api(Api), S(S), Lock(std::move(Lock)), Info(Info), Args(Args), Dev(Dev), F(F) {}
+           const LoopInfo &Info, const LoopArgs &Args, const DeviceInfo &Dev, CUfunction F,
+           bool Resident)
+      : Api(Api), S(S), Lock(std::move(Lock)), Info(Info), Args(Args), Dev(Dev), F(F),
+        Resident(Resident) {}
 
   ~CudaLoop() override {
     for (size_t I = 0; I < Subs.size(); ++I)
@@ -365,7 +511,12 @@ public:
     Pieces.clear();
     if (Footprint(Lo, Hi) <= Budget)
       Pieces.push_back({Lo, Hi});
-    else if (!splitForMemory(Lo, Hi, Footprint, Budget / 2, Pieces)) {
+    else if (Resident) {
+      // Resident data is addressed in whole mirrors: the chunk must fit at once.
+      Err = "the chunk's regions do not fit at once in the " + std::to_string(Budget >> 10) +
+            " KiB usable on cuda" + std::to_string(Dev.Index) + ", as residency needs";
+      return false;
+    } else if (!splitForMemory(Lo, Hi, Footprint, Budget / 2, Pieces)) {
       Err = "one iteration's regions do not fit in the " + std::to_string(Budget >> 10) +
             " KiB usable on cuda" + std::to_string(Dev.Index) + " (" +
             std::to_string(Free >> 20) + " MiB free)";
@@ -402,6 +553,22 @@ public:
     Sc.BufferBytes.assign(NR, 0);
     if (NR)
       Args.Boxes(Args.BoxEnv, Sc.Lo, Sc.Hi, Sc.Boxes.data());
+    if (Resident) {
+      // From the device data table: only what is not current here moves.
+      Sc.Elem0.assign(NR, 0);
+      data::Table &T = data::Table::get();
+      for (uint32_t R = 0; R < NR; ++R) {
+        uint8_t A = Info.Regions[R].Access;
+        bool In = (A & AccessRead) || ((A & AccessWrite) && !Info.Regions[R].FullWrite);
+        if (!T.acquire(*S.Memory, Sc.Boxes[R], Info.Regions[R].Rank, In, Info.Regions[R].Name,
+                       Sc.Elem0[R], Err)) {
+          if (S.Lost)
+            Lost = true;
+          return false;
+        }
+      }
+      return check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuCtxSetCurrent(S.Ctx)));
+    }
     for (uint32_t R = 0; R < NR; ++R) {
       size_t Bytes = boxHullBytes(Sc.Boxes[R], Info.Regions[R].Rank);
       if (Bytes == 0)
@@ -438,6 +605,10 @@ public:
       case KernelParamKind::Lo: Words[I] = Sc.Lo; break;
       case KernelParamKind::Hi: Words[I] = Sc.Hi; break;
       case KernelParamKind::Region: {
+        if (Resident) {
+          Words[I] = Sc.Elem0[KP.Index];
+          break;
+        }
         const Box &B = Sc.Boxes[KP.Index];
         int64_t First, End;
         boxLinearHull(B, Info.Regions[KP.Index].Rank, First, End);
@@ -450,9 +621,16 @@ public:
       Ptrs[I] = KP.Kind == KernelParamKind::Scalar ? const_cast<void *>(Args.Scalars[KP.Index])
                                                    : static_cast<void *>(&Words[I]);
     }
-    return check(CLUSTRIX_CU_CODE(Api, Err, LastCode,
-                                  cuLaunchKernel(F, Sc.Grid, 1, 1, BlockThreads, 1, 1, 0,
-                                                 S.Streams[Sc.Stream], Ptrs.data(), nullptr)));
+    if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode,
+                                cuLaunchKernel(F, Sc.Grid, 1, 1, BlockThreads, 1, 1, 0,
+                                               S.Streams[Sc.Stream], Ptrs.data(), nullptr))))
+      return false;
+    if (Resident)
+      for (uint32_t R = 0; R < Info.NumRegions; ++R)
+        if (Info.Regions[R].Access & AccessWrite)
+          data::Table::get().wrote(*S.Memory, Sc.Boxes[R], Info.Regions[R].Rank,
+                                   Info.Regions[R].Name);
+    return true;
   }
 
   /// Fetches the sub-chunk's write boxes and partial cells, then writes the boxes into the host
@@ -472,6 +650,8 @@ public:
       }
     CUstream St = S.Streams[Sc.Stream];
     Sc.Cells.assign(Args.NumReductions, {});
+    if (Resident && Args.NumReductions == 0)
+      return true; // the results stay on the device; nothing to wait for
     for (uint32_t R = 0; R < Args.NumReductions; ++R) {
       Sc.Cells[R].resize(Sc.Grid * scalarSize(Args.Reductions[R].Kind));
       if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode,
@@ -504,7 +684,10 @@ public:
 
   void release(size_t P) override {
     SubChunk &Sc = Subs[P];
-    if (Sc.Buffers.empty() && Sc.Partials.empty())
+    bool Holds = !Sc.Partials.empty();
+    for (CUdeviceptr B : Sc.Buffers)
+      Holds |= B != 0;
+    if (!Holds)
       return;
     // After a failure the stream may still use the buffers: they are freed, never cached.
     bool Ok = Api.cuStreamSynchronize(S.Streams[Sc.Stream]) == CUDA_SUCCESS && !Lost;
@@ -613,6 +796,7 @@ private:
   std::vector<SubChunk> Subs;
   CUresult LastCode = CUDA_SUCCESS;
   bool Lost = false;
+  const bool Resident; // boxes live in the device data table (Data/Residency.h)
 };
 
 /// Number of GPUs NVML sees, which CUDA_VISIBLE_DEVICES does not filter; -1 when unknown.
@@ -641,6 +825,7 @@ class CudaBackend final : public Backend {
 public:
   const char *name() const override { return "cuda"; }
   bool isHost() const override { return false; }
+  bool keepsData() const override { return true; }
   bool requested(const DeviceSpec &Spec) const override { return Spec.Auto || Spec.Cuda; }
 
   void discover(DeviceReport &R, bool QueryFreeMemory) const override {
@@ -757,7 +942,7 @@ public:
   }
 
   std::unique_ptr<PreparedLoop> prepare(const Lane &L, const LoopInfo &Info, const LoopArgs &Args,
-                                        std::string &Err) const override {
+                                        const RunOptions &Opts, std::string &Err) const override {
     const DriverApi &Api = DriverApi::get();
     if (!Api.Loaded) {
       Err = "no CUDA driver: " + Api.Error;
@@ -774,7 +959,7 @@ public:
     if (!initDevice(Api, S, Dev.Index, Err) || !CLUSTRIX_CU(Api, Err, cuCtxSetCurrent(S.Ctx)) ||
         !kernelFor(Api, S, Info, Dev, F, Err))
       return nullptr;
-    return std::make_unique<CudaLoop>(Api, S, std::move(Lock), Info, Args, Dev, F);
+    return std::make_unique<CudaLoop>(Api, S, std::move(Lock), Info, Args, Dev, F, Opts.Resident);
   }
 
   bool lost(const Lane &L) const override { return deviceLost(L.Ordinal); }

@@ -40,6 +40,9 @@ DriverApi DriverApi::load(const std::string &Path) {
   resolveSymbol(Lib, Api.cuModuleLoadData, "cuModuleLoadData", Path, Api.Error);
   resolveSymbol(Lib, Api.cuModuleUnload, "cuModuleUnload", Path, Api.Error);
   resolveSymbol(Lib, Api.cuModuleGetFunction, "cuModuleGetFunction", Path, Api.Error);
+  // Optional: a driver without it moves data between devices through the host.
+  Api.cuMemcpyPeerAsync =
+      reinterpret_cast<decltype(Api.cuMemcpyPeerAsync)>(::dlsym(Lib, "cuMemcpyPeerAsync"));
   // Optional: present from CUDA 12 on.
   Api.cuKernelGetFunction =
       reinterpret_cast<decltype(Api.cuKernelGetFunction)>(::dlsym(Lib, "cuKernelGetFunction"));

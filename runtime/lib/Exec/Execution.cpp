@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Exec/Execution.h"
 
+#include "Data/Residency.h"
+
 #include <cerrno>
 
 #include "Support/Log.h"
@@ -161,6 +163,8 @@ void Execution::finishOnCaller() {
       if (!Retired[L].load(std::memory_order_relaxed))
         Done = step(L, J, /*GiveUpOnFailure=*/false);
     if (!Done) {
+      // The host runs it: what the devices hold comes back first (residency).
+      data::releaseBeforeHost(Info);
       prepare(J);
       runHost(J, -1);
       ++Recovered;
@@ -317,7 +321,7 @@ bool Execution::runOnDevice(const Lane &Ln, size_t J, int Device, std::string &E
   Job.AppendBuffers = Args->NumAppends ? &Appends[J * Args->NumAppends] : nullptr;
   Job.Device = Device;
   const uint64_t RunLo = Job.Lo;
-  std::unique_ptr<PreparedLoop> D = Ln.Owner->prepare(Ln, *Info, *Args, Err);
+  std::unique_ptr<PreparedLoop> D = Ln.Owner->prepare(Ln, *Info, *Args, Opts, Err);
   if (!D)
     return false;
   std::vector<Chunk> Pieces;

@@ -50,6 +50,8 @@ public:
              bool Debug);
   /// Whether the run times the calling thread's share of the work (lane 0), for shareNs().
   void timeShare(bool On) { TimeShare = On; }
+  /// How the next runs' chunks run on devices (residency).
+  void options(const RunOptions &O) { Opts = O; }
   double shareNs() const { return ShareNs; }
 
   /// The body of lane L: its static chunks (or dynamic ones), then chunks given up by others.
@@ -98,6 +100,7 @@ private:
   const Lane *const *Lanes = nullptr;
   const FaultPlan *Faults = nullptr;
   bool AllHost = true;
+  RunOptions Opts;
   bool TimeShare = false;
   double ShareNs = 0;
   std::unique_ptr<std::atomic<bool>[]> Retired;

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "clustrix/Runtime.h"
 
+#include "Data/Residency.h"
 #include "Exec/Execution.h"
 #include "Exec/Fault.h"
 #include "Exec/Site.h"
@@ -51,7 +52,7 @@ public:
   ~ErrnoKeeper() { errno = Saved; }
   ErrnoKeeper(const ErrnoKeeper &) = delete;
   ErrnoKeeper &operator=(const ErrnoKeeper &) = delete;
-  void runSerial(const LoopArgs &Args);
+  void runSerial(const LoopInfo &Info, const LoopArgs &Args);
   void chunksSet(int E) {
     if (E != 0)
       Saved = E;
@@ -112,7 +113,8 @@ void runSerialHere(const LoopArgs &Args) {
   Args.Host(Args.HostEnv, 0, Args.TripCount, Ctx);
 }
 
-void ErrnoKeeper::runSerial(const LoopArgs &Args) {
+void ErrnoKeeper::runSerial(const LoopInfo &Info, const LoopArgs &Args) {
+  data::releaseBeforeHost(&Info);
   errno = Saved;
   struct Update {
     ErrnoKeeper &K;
@@ -147,6 +149,15 @@ bool runWide(const LoopInfo &Info, const LoopArgs &Args, const RuntimeConfig &Co
       logLine(LogLevel::Debug,
               Where + ":   ... and " + std::to_string(P.Chunks.size() - Shown) + " more chunks");
   }
+  // Resident when the thread holds a residency scope and every device of the plan keeps data;
+  // otherwise what the devices hold comes back first, as this run reads the host's memory.
+  RunOptions Opts;
+  Opts.Resident = data::residentHere() && Args.NumAppends == 0;
+  for (unsigned L = 0; L < P.NumLanes && Opts.Resident; ++L)
+    Opts.Resident = Lanes[L]->Owner->keepsData();
+  if (!Opts.Resident)
+    data::releaseBeforeHost(&Info);
+  E.options(Opts);
   E.reset(Info, Args, P, Lanes, Debug);
   Pool.run(P.NumLanes, laneTask, &E);
   Pool.release();
@@ -240,7 +251,14 @@ RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
 
   // The adaptive choice, for this trip count's class. With serial_threshold 0 every loop that
   // can go wide does: that is what the setting asks for.
-  const bool Adapt = Keep && !Guarded && Config.Adaptive && Config.SerialThreshold > 0;
+  // In a residency scope on devices that keep data, a serial measurement would bring every
+  // array back to the host and a wide one returns before the kernel ends: the static decision
+  // stands.
+  bool Resident = data::residentHere() && !S.Usable.empty();
+  for (const Lane *L : S.Usable)
+    Resident = Resident && L->Owner->keepsData();
+  const bool Adapt =
+      Keep && !Guarded && Config.Adaptive && Config.SerialThreshold > 0 && !Resident;
   const RunMode Static = D.Wide ? RunMode::Wide : RunMode::Serial;
   const unsigned Class = tripClass(Trip);
   AdaptiveChoice *A = Adapt ? &S.Classes[Class] : nullptr;
@@ -283,7 +301,7 @@ RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
     // Timed in place, without the lock: the body may call this loop again.
     Lock.unlock();
     auto T0 = Clock::now();
-    Errno.runSerial(Args);
+    Errno.runSerial(Info, Args);
     double Ns = nsSince(T0);
     if (!Lock.try_lock())
       return RunStatus::Done;
@@ -352,9 +370,8 @@ bool runFastWide(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
   return true;
 }
 
-} // namespace
-
-RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
+/// runLoop, before what it leaves to the caller.
+RunStatus runLoopHere(const LoopInfo &Info, const LoopArgs &Args) {
   ErrnoKeeper Errno;
   const RuntimeConfig &Config = activeConfig();
   // The ABI is checked first: a descriptor of another layout may have no Site.
@@ -365,7 +382,7 @@ RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
         S->FastTrip.load(std::memory_order_relaxed) == Args.TripCount) {
       uint8_t Mode = S->Fast.load(std::memory_order_acquire);
       if (Mode == SiteState::FastSerial && keepSerial(Info, Args.TripCount)) {
-        Errno.runSerial(Args);
+        Errno.runSerial(Info, Args);
         return RunStatus::Done;
       }
       if (Mode == SiteState::FastWide && runFastWide(*S, Info, Args, Config, Errno))
@@ -387,6 +404,30 @@ RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
   SiteState Temporary;
   std::unique_lock<std::mutex> Lock(Temporary.M);
   return runAt(Temporary, Info, Args, Config, /*Keep=*/false, Lock, Errno);
+}
+
+} // namespace
+
+RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
+  RunStatus St = runLoopHere(Info, Args);
+  // The caller runs the loop itself: it needs the host's copy of everything.
+  if (St != RunStatus::Done)
+    data::releaseBeforeHost(&Info);
+  return St;
+}
+
+void noteAsWritten(const LoopInfo &Info) {
+  // Called by generated code between the user's statements: the log line leaves errno alone
+  // (design rule 8), as runLoop does.
+  int SavedErrno = errno;
+  if (logEnabled(LogLevel::Info))
+    logLine(LogLevel::Info, loopLocation(Info) +
+                                ": as written: the trip count cannot be represented (a zero "
+                                "step, a wrap-around or a bound never met); the loop runs "
+                                "exactly as written, serially");
+  errno = SavedErrno;
+  // The loop runs on the host: it needs the host's copy of everything (residency).
+  data::releaseBeforeHost(&Info);
 }
 
 } // namespace rt

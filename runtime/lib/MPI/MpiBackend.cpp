@@ -536,7 +536,7 @@ public:
   }
 
   std::unique_ptr<PreparedLoop> prepare(const Lane &L, const LoopInfo &Info, const LoopArgs &Args,
-                                        std::string &) const override {
+                                        const RunOptions &, std::string &) const override {
     return std::make_unique<MpiLoop>(remote(L), Info, Args);
   }
 

@@ -285,7 +285,7 @@ bool runOnCpu(RemoteChunk &C, uint64_t Lo, uint64_t Hi, unsigned Threads, std::s
 
 /// The chunk on an accelerator lane, through its backend's pipeline, one piece after another.
 bool runOnDevice(RemoteChunk &C, const LocalLane &L, uint64_t Lo, uint64_t Hi, std::string &Err) {
-  std::unique_ptr<PreparedLoop> D = L.Owner->prepare(L.L, C.Info, C.Args, Err);
+  std::unique_ptr<PreparedLoop> D = L.Owner->prepare(L.L, C.Info, C.Args, RunOptions(), Err);
   if (!D)
     return false;
   std::vector<Chunk> Pieces;

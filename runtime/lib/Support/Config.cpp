@@ -246,6 +246,8 @@ const KeySpec Keys[] = {
      [](RuntimeConfig &C, const std::string &V) {
        C.CudaMemoryLimit = parseUnsigned(V, 0, 1ull << 50, true);
      }},
+    {"residency", "CLUSTRIX_RESIDENCY",
+     [](RuntimeConfig &C, const std::string &V) { C.Residency = parseBool(V); }},
     {"worker_spin_us", "CLUSTRIX_WORKER_SPIN_US",
      [](RuntimeConfig &C, const std::string &V) {
        C.WorkerSpinMicroseconds = parseUnsigned(V, 0, 1000000, false);

@@ -52,17 +52,5 @@ std::string loopLocation(const LoopInfo &Info) {
   return std::string(Info.File ? Info.File : "<unknown>") + ":" + std::to_string(Info.Line);
 }
 
-void noteAsWritten(const LoopInfo &Info) {
-  // Called by generated code between the user's statements: the log line leaves errno alone
-  // (design rule 8), as runLoop does.
-  int SavedErrno = errno;
-  if (logEnabled(LogLevel::Info))
-    logLine(LogLevel::Info, loopLocation(Info) +
-                                ": as written: the trip count cannot be represented (a zero "
-                                "step, a wrap-around or a bound never met); the loop runs "
-                                "exactly as written, serially");
-  errno = SavedErrno;
-}
-
 } // namespace rt
 } // namespace clustrix

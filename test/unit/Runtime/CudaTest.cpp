@@ -79,7 +79,7 @@ TEST(CudaTest, PreparingOnAnAbsentDriverFailsCleanly) {
   L.Owner = &cudaBackend();
   L.Info.Kind = DeviceKind::CUDA;
   std::string Err;
-  EXPECT_EQ(cudaBackend().prepare(L, Info, Args, Err), nullptr);
+  EXPECT_EQ(cudaBackend().prepare(L, Info, Args, RunOptions(), Err), nullptr);
   EXPECT_NE(Err.find("no CUDA driver"), std::string::npos);
   EXPECT_FALSE(cudaBackend().lost(L));
 }

@@ -1,0 +1,54 @@
+//===- ResidencyScopes.h - Where data may stay on the devices ---*- C++ -*-===//
+//
+// Part of the Clustrix project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Residency scopes (docs/data-movement.md#residency): the statements around accepted loops in
+/// which no host code touches memory the loops may keep on devices, so that what a loop writes
+/// on a GPU can stay there for the next loop. Two shapes are proved:
+///  - a serial loop (a time step) whose body holds accepted loops and otherwise only host code
+///    on private scalars (counters, flags, pointer swaps), with a header of the same kind; the
+///    outermost such loop is the scope;
+///  - consecutive accepted loops in one block, with only such statements (no declarations)
+///    between them.
+/// Host code on private scalars means: literals, arithmetic, comparisons, assignments and
+/// increments of local scalar or pointer variables whose address never escapes in the function
+/// (no `&`, no reference binding, no capture by reference), `if`, `break`, `continue` and a
+/// `return` of such a value. A call, a dereference, a subscript or a member access ends the
+/// proof. Everything else keeps today's behaviour: results copied back at each loop's end.
+///
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_ANALYSIS_RESIDENCYSCOPES_H
+#define CLUSTRIX_ANALYSIS_RESIDENCYSCOPES_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+class Stmt;
+} // namespace clang
+
+namespace clustrix {
+
+/// A residency scope: the statements [First, Last] of one block (First == Last for a time-step
+/// loop), to be wrapped in a block that opens the scope.
+struct ResidencyScope {
+  const clang::Stmt *First = nullptr;
+  const clang::Stmt *Last = nullptr;
+};
+
+/// The scopes around Accepted (the accepted loops, in source order, each with the function
+/// that holds it), outermost only, in source order.
+std::vector<ResidencyScope>
+findResidencyScopes(clang::ASTContext &Ctx,
+                    llvm::ArrayRef<std::pair<const clang::Stmt *, const clang::FunctionDecl *>>
+                        Accepted);
+
+} // namespace clustrix
+
+#endif

@@ -1,0 +1,338 @@
+//===- ResidencyScopes.cpp - Where data may stay on the devices -----------===//
+//
+// Part of the Clustrix project.
+//
+//===----------------------------------------------------------------------===//
+#include "clustrix/Analysis/ResidencyScopes.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang;
+
+namespace clustrix {
+namespace {
+
+/// Whether every use of V in F's body is a read of its value, an assignment to it or an
+/// increment: its address never escapes, so no device can hold it.
+class EscapeFinder : public RecursiveASTVisitor<EscapeFinder> {
+public:
+  EscapeFinder(ASTContext &Ctx, const VarDecl *V) : Ctx(Ctx), V(V) {}
+  bool Escapes = false;
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->getDecl() != V)
+      return true;
+    if (E->refersToEnclosingVariableOrCapture()) {
+      Escapes = true;
+      return false;
+    }
+    DynTypedNodeList Ps = Ctx.getParents(*E);
+    if (Ps.size() != 1) {
+      Escapes = true;
+      return false;
+    }
+    const Stmt *P = Ps[0].get<Stmt>();
+    bool Ok = false;
+    if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P))
+      Ok = C->getCastKind() == CK_LValueToRValue;
+    else if (const auto *B = dyn_cast_or_null<BinaryOperator>(P))
+      Ok = B->isAssignmentOp() && B->getLHS()->IgnoreParens() == E;
+    else if (const auto *U = dyn_cast_or_null<UnaryOperator>(P))
+      Ok = U->isIncrementDecrementOp();
+    else if (const auto *Pa = dyn_cast_or_null<ParenExpr>(P))
+      Ok = Ctx.getParents(*Pa).size() == 1 && isa_and_nonnull<ImplicitCastExpr>(
+                                                  Ctx.getParents(*Pa)[0].get<Stmt>());
+    if (!Ok) {
+      Escapes = true;
+      return false;
+    }
+    return true;
+  }
+  bool TraverseLambdaCapture(LambdaExpr *L, const LambdaCapture *C, Expr *Init) {
+    if (C->capturesVariable() && C->getCapturedVar() == V && C->getCaptureKind() == LCK_ByRef) {
+      Escapes = true;
+      return false;
+    }
+    return RecursiveASTVisitor::TraverseLambdaCapture(L, C, Init);
+  }
+
+private:
+  ASTContext &Ctx;
+  const VarDecl *V;
+};
+
+class Prover {
+public:
+  Prover(ASTContext &Ctx, const FunctionDecl *F,
+         const llvm::SmallPtrSetImpl<const Stmt *> &Accepted)
+      : Ctx(Ctx), F(F), Accepted(Accepted) {}
+
+  /// Whether S is an accepted loop (possibly with its attribute around it).
+  bool isAccepted(const Stmt *S) const {
+    if (const auto *A = dyn_cast_or_null<AttributedStmt>(S))
+      S = A->getSubStmt();
+    return S && Accepted.count(S);
+  }
+
+  /// Host code that touches no memory a device may hold. Decls: whether declarations of
+  /// private scalars may appear.
+  bool hostOnly(const Stmt *S, bool Decls) {
+    if (!S)
+      return true;
+    if (isa<NullStmt, BreakStmt, ContinueStmt>(S))
+      return true;
+    if (const auto *C = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *X : C->body())
+        if (!hostOnly(X, Decls))
+          return false;
+      return true;
+    }
+    if (const auto *I = dyn_cast<IfStmt>(S))
+      return !I->getInit() && !I->getConditionVariable() && !I->isConsteval() &&
+             value(I->getCond()) && hostOnly(I->getThen(), Decls) &&
+             hostOnly(I->getElse(), Decls);
+    if (const auto *R = dyn_cast<ReturnStmt>(S))
+      return !R->getRetValue() ||
+             (R->getRetValue()->getType()->isScalarType() && value(R->getRetValue()));
+    if (const auto *D = dyn_cast<DeclStmt>(S)) {
+      if (!Decls)
+        return false;
+      for (const Decl *X : D->decls()) {
+        const auto *V = dyn_cast<VarDecl>(X);
+        if (!V || !privateScalar(V) || (V->getInit() && !value(V->getInit())))
+          return false;
+      }
+      return true;
+    }
+    if (const auto *E = dyn_cast<Expr>(S))
+      return value(E);
+    return false;
+  }
+
+  /// A loop header or body part of the same kind.
+  bool header(const Stmt *S) { return hostOnly(S, /*Decls=*/true); }
+
+private:
+  bool privateScalar(const VarDecl *V) {
+    if (!V->hasLocalStorage() || V->getType()->isReferenceType() ||
+        !V->getType()->isScalarType() || V->getType().isVolatileQualified() ||
+        V->getType()->isMemberPointerType())
+      return false;
+    auto It = Private.find(V);
+    if (It != Private.end())
+      return It->second;
+    bool Ok = true;
+    if (F && F->getBody()) {
+      EscapeFinder Esc(Ctx, V);
+      Esc.TraverseStmt(F->getBody());
+      Ok = !Esc.Escapes;
+    }
+    Private[V] = Ok;
+    return Ok;
+  }
+
+  bool assignable(const Expr *E) {
+    E = E->IgnoreParens();
+    const auto *D = dyn_cast<DeclRefExpr>(E);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    return V && privateScalar(V);
+  }
+
+  bool value(const Expr *E) {
+    if (!E)
+      return true;
+    E = E->IgnoreParens();
+    if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral, CXXBoolLiteralExpr,
+            CXXNullPtrLiteralExpr>(E))
+      return true;
+    if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      if (isa<EnumConstantDecl>(D->getDecl()))
+        return true;
+      const auto *V = dyn_cast<VarDecl>(D->getDecl());
+      return V && privateScalar(V);
+    }
+    if (const auto *C = dyn_cast<CastExpr>(E)) {
+      if (!isa<ImplicitCastExpr, CStyleCastExpr, CXXStaticCastExpr, CXXFunctionalCastExpr>(C))
+        return false;
+      switch (C->getCastKind()) {
+      case CK_LValueToRValue:
+      case CK_NoOp:
+      case CK_IntegralCast:
+      case CK_FloatingCast:
+      case CK_IntegralToFloating:
+      case CK_FloatingToIntegral:
+      case CK_IntegralToBoolean:
+      case CK_FloatingToBoolean:
+      case CK_PointerToBoolean:
+      case CK_NullToPointer:
+      case CK_BitCast:
+      case CK_IntegralToPointer:
+      case CK_PointerToIntegral:
+        return value(C->getSubExpr());
+      default:
+        return false;
+      }
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->isPtrMemOp())
+        return false;
+      if (B->isAssignmentOp())
+        return assignable(B->getLHS()) && value(B->getRHS());
+      return value(B->getLHS()) && value(B->getRHS());
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      switch (U->getOpcode()) {
+      case UO_PostInc:
+      case UO_PostDec:
+      case UO_PreInc:
+      case UO_PreDec:
+        return assignable(U->getSubExpr());
+      case UO_Plus:
+      case UO_Minus:
+      case UO_Not:
+      case UO_LNot:
+        return value(U->getSubExpr());
+      default:
+        return false;
+      }
+    }
+    if (const auto *C = dyn_cast<ConditionalOperator>(E))
+      return value(C->getCond()) && value(C->getTrueExpr()) && value(C->getFalseExpr());
+    return false;
+  }
+
+  ASTContext &Ctx;
+  const FunctionDecl *F;
+  const llvm::SmallPtrSetImpl<const Stmt *> &Accepted;
+  llvm::DenseMap<const VarDecl *, bool> Private;
+};
+
+const Stmt *parentStmt(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Ps = Ctx.getParents(*S);
+  return Ps.size() == 1 ? Ps[0].get<Stmt>() : nullptr;
+}
+
+/// The body of a serial loop statement, and whether its header is host code on private scalars.
+const Stmt *serialLoopBody(Prover &P, const Stmt *S) {
+  if (const auto *F = dyn_cast<ForStmt>(S))
+    return P.header(F->getInit()) && !F->getConditionVariable() &&
+                   (!F->getCond() || P.header(F->getCond())) && P.header(F->getInc())
+               ? F->getBody()
+               : nullptr;
+  if (const auto *W = dyn_cast<WhileStmt>(S))
+    return !W->getConditionVariable() && P.header(W->getCond()) ? W->getBody() : nullptr;
+  if (const auto *D = dyn_cast<DoStmt>(S))
+    return P.header(D->getCond()) ? D->getBody() : nullptr;
+  return nullptr;
+}
+
+/// Whether a loop body holds only accepted loops, scopes already proved and host code on
+/// private scalars, with at least one accepted loop or scope.
+bool bodyKeepsData(Prover &P, const Stmt *Body, const llvm::SmallPtrSetImpl<const Stmt *> &Inner) {
+  auto Ok = [&](const Stmt *S) { return P.isAccepted(S) || Inner.count(S); };
+  if (Ok(Body))
+    return true;
+  const auto *C = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!C)
+    return false;
+  bool Any = false;
+  for (const Stmt *X : C->body()) {
+    if (Ok(X)) {
+      Any = true;
+      continue;
+    }
+    if (!P.hostOnly(X, /*Decls=*/true))
+      return false;
+  }
+  return Any;
+}
+
+} // namespace
+
+std::vector<ResidencyScope>
+findResidencyScopes(ASTContext &Ctx,
+                    llvm::ArrayRef<std::pair<const Stmt *, const FunctionDecl *>> Accepted) {
+  llvm::SmallPtrSet<const Stmt *, 16> Loops;
+  for (auto [S, F] : Accepted)
+    Loops.insert(S);
+  std::vector<ResidencyScope> Out;
+  llvm::SmallPtrSet<const Stmt *, 16> Covered; // accepted loops inside a scope found
+  for (auto [L, F] : Accepted) {
+    if (Covered.count(L))
+      continue;
+    Prover P(Ctx, F, Loops);
+    // The statement that stands for the loop in its block: the attributed statement.
+    const Stmt *Self = L;
+    if (const Stmt *A = parentStmt(Ctx, L); A && isa<AttributedStmt>(A))
+      Self = A;
+    // 1. Time-step loops, outward while each one's body keeps data.
+    llvm::SmallPtrSet<const Stmt *, 4> Inner;
+    const Stmt *Scope = nullptr, *Cur = Self;
+    while (const Stmt *Par = parentStmt(Ctx, Cur)) {
+      const Stmt *Enclosing = isa<CompoundStmt>(Par) ? parentStmt(Ctx, Par) : Par;
+      if (!Enclosing)
+        break;
+      const Stmt *Body = serialLoopBody(P, Enclosing);
+      if (!Body || (Body != Cur && Body != Par))
+        break;
+      if (!bodyKeepsData(P, Body, Inner))
+        break;
+      Scope = Enclosing;
+      Inner.insert(Enclosing);
+      Cur = Enclosing;
+    }
+    if (Scope) {
+      Out.push_back({Scope, Scope});
+      for (auto [X, G] : Accepted) // every accepted loop in it
+        for (const Stmt *Up = X; Up; Up = parentStmt(Ctx, Up))
+          if (Up == Scope) {
+            Covered.insert(X);
+            break;
+          }
+      continue;
+    }
+    // 2. Consecutive accepted loops in one block.
+    const auto *Block = dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx, Self));
+    if (!Block)
+      continue;
+    auto It = std::find(Block->body_begin(), Block->body_end(), Self);
+    const Stmt *Last = nullptr;
+    for (auto J = std::next(It); J != Block->body_end(); ++J) {
+      if (P.isAccepted(*J)) {
+        Last = *J;
+        const Stmt *Loop = *J;
+        if (const auto *A = dyn_cast<AttributedStmt>(Loop))
+          Loop = A->getSubStmt();
+        Covered.insert(Loop);
+        continue;
+      }
+      if (!P.hostOnly(*J, /*Decls=*/false))
+        break;
+    }
+    if (Last)
+      Out.push_back({Self, Last});
+  }
+  // Outermost only (a scope inside another adds nothing), in source order.
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::sort(Out.begin(), Out.end(), [&](const ResidencyScope &A, const ResidencyScope &B) {
+    return SM.isBeforeInTranslationUnit(A.First->getBeginLoc(), B.First->getBeginLoc());
+  });
+  std::vector<ResidencyScope> Outer;
+  for (const ResidencyScope &S : Out)
+    if (Outer.empty() || !SM.isBeforeInTranslationUnit(S.First->getBeginLoc(),
+                                                       Outer.back().Last->getEndLoc()))
+      Outer.push_back(S);
+  return Outer;
+}
+
+} // namespace clustrix

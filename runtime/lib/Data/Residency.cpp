@@ -1,0 +1,426 @@
+//===- Data/Residency.cpp - The device data table -------------------------===//
+//
+// See Residency.h. Validity is kept in host addresses: a device's copy of a range lives in a
+// mirror, a device buffer that keeps the host's layout for a range of addresses, so that one
+// region's boxes of every loop and chunk are at fixed places in it and kernels index it with
+// global indices as they index the host array.
+//
+//===----------------------------------------------------------------------===//
+#include "Data/Residency.h"
+
+#include "Plan/Regions.h"
+#include "Support/ConfigState.h"
+#include "Support/Log.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+namespace clustrix {
+namespace rt {
+
+uint64_t ResidentHeld = 0;
+
+namespace data {
+
+// --- IntervalSet ---------------------------------------------------------------------------------
+
+void IntervalSet::add(uintptr_t B, uintptr_t E) {
+  if (B >= E)
+    return;
+  auto It = Map.upper_bound(B);
+  if (It != Map.begin()) {
+    auto Prev = std::prev(It);
+    if (Prev->second >= B) { // touches or overlaps the one before
+      B = Prev->first;
+      E = std::max(E, Prev->second);
+      It = Map.erase(Prev);
+    }
+  }
+  while (It != Map.end() && It->first <= E) {
+    E = std::max(E, It->second);
+    It = Map.erase(It);
+  }
+  Map.emplace(B, E);
+}
+
+void IntervalSet::remove(uintptr_t B, uintptr_t E) {
+  if (B >= E)
+    return;
+  auto It = Map.upper_bound(B);
+  if (It != Map.begin())
+    --It;
+  while (It != Map.end() && It->first < E) {
+    uintptr_t IB = It->first, IE = It->second;
+    if (IE <= B) {
+      ++It;
+      continue;
+    }
+    It = Map.erase(It);
+    if (IB < B)
+      Map.emplace(IB, B);
+    if (IE > E) {
+      Map.emplace(E, IE);
+      break;
+    }
+  }
+}
+
+bool IntervalSet::covers(uintptr_t B, uintptr_t E) const {
+  if (B >= E)
+    return true;
+  auto It = Map.upper_bound(B);
+  if (It == Map.begin())
+    return false;
+  --It;
+  return It->first <= B && E <= It->second;
+}
+
+void IntervalSet::missing(uintptr_t B, uintptr_t E,
+                          std::vector<std::pair<uintptr_t, uintptr_t>> &Out) const {
+  uintptr_t At = B;
+  auto It = Map.upper_bound(B);
+  if (It != Map.begin())
+    --It;
+  for (; It != Map.end() && It->first < E && At < E; ++It) {
+    if (It->second <= At)
+      continue;
+    if (It->first > At)
+      Out.emplace_back(At, It->first);
+    At = std::max(At, It->second);
+  }
+  if (At < E)
+    Out.emplace_back(At, E);
+}
+
+// --- Table ---------------------------------------------------------------------------------------
+
+namespace {
+
+/// The rows of a box as address ranges, rows that touch merged.
+void rowsOf(const Box &B, unsigned Rank, std::vector<std::pair<uintptr_t, uintptr_t>> &Out) {
+  Out.clear();
+  if (boxEmpty(B, Rank))
+    return;
+  BoxCopy C = describeBoxCopy(B, Rank);
+  uintptr_t Base = reinterpret_cast<uintptr_t>(B.Base) + C.OffsetBytes;
+  for (size_t Z = 0; Z < C.Depth; ++Z)
+    for (size_t Y = 0; Y < C.Height; ++Y) {
+      uintptr_t R = Base + (Z * C.SlabRows + Y) * C.Pitch;
+      if (!Out.empty() && Out.back().second == R)
+        Out.back().second = R + C.WidthBytes;
+      else
+        Out.emplace_back(R, R + C.WidthBytes);
+    }
+}
+
+} // namespace
+
+Table &Table::get() {
+  static Table *T = new Table(); // never destroyed: scopes may close during exit
+  return *T;
+}
+
+Table::PerDevice &Table::of(DeviceMemory &D) { return Devices[&D]; }
+
+bool Table::holdsAny() const {
+  std::lock_guard<std::mutex> G(M);
+  return !Devices.empty();
+}
+
+Traffic Table::traffic() const {
+  std::lock_guard<std::mutex> G(M);
+  return T;
+}
+
+uint64_t Table::deviceAddress(PerDevice &P, DeviceMemory &, uintptr_t Host) const {
+  auto It = P.Mirrors.upper_bound(Host);
+  --It; // callers hold a mirror that covers Host
+  return It->second.Dev + (Host - It->first);
+}
+
+bool Table::mirrorFor(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, Mirror *&Out,
+                      uintptr_t &MirrorBegin, std::string &Err) {
+  auto It = P.Mirrors.upper_bound(B);
+  if (It != P.Mirrors.begin()) {
+    auto Prev = std::prev(It);
+    if (Prev->first <= B && E <= Prev->second.HostEnd) {
+      Out = &Prev->second;
+      MirrorBegin = Prev->first;
+      return true;
+    }
+  }
+  // A new mirror over the range and every mirror it overlaps, their contents moved into it.
+  uintptr_t NB = B, NE = E;
+  std::vector<std::map<uintptr_t, Mirror>::iterator> Old;
+  for (auto I = P.Mirrors.begin(); I != P.Mirrors.end(); ++I)
+    if (I->first < E && B < I->second.HostEnd) {
+      NB = std::min(NB, I->first);
+      NE = std::max(NE, I->second.HostEnd);
+      Old.push_back(I);
+    }
+  Mirror N;
+  N.HostEnd = NE;
+  if (!D.allocate(NE - NB, N.Dev, Err))
+    return false;
+  for (auto I : Old) {
+    size_t Bytes = I->second.HostEnd - I->first;
+    if (!D.within(N.Dev + (I->first - NB), I->second.Dev, Bytes, Err)) {
+      D.free(N.Dev, NE - NB);
+      return false;
+    }
+  }
+  for (auto I : Old) {
+    D.free(I->second.Dev, I->second.HostEnd - I->first);
+    P.Mirrors.erase(I);
+  }
+  auto Ins = P.Mirrors.emplace(NB, N).first;
+  Out = &Ins->second;
+  MirrorBegin = NB;
+  return true;
+}
+
+void Table::markStale(uintptr_t B, uintptr_t E, DeviceMemory *Owner) {
+  clearStale(B, E);
+  StaleMap.emplace(B, Stale{E, Owner});
+}
+
+void Table::clearStale(uintptr_t B, uintptr_t E) {
+  auto It = StaleMap.upper_bound(B);
+  if (It != StaleMap.begin())
+    --It;
+  while (It != StaleMap.end() && It->first < E) {
+    uintptr_t SB = It->first;
+    Stale S = It->second;
+    if (S.End <= B) {
+      ++It;
+      continue;
+    }
+    It = StaleMap.erase(It);
+    if (SB < B)
+      StaleMap.emplace(SB, Stale{B, S.Owner});
+    if (S.End > E) {
+      StaleMap.emplace(E, Stale{S.End, S.Owner});
+      break;
+    }
+  }
+}
+
+/// Brings [B, E) (within a mirror of D) up to date on D: the parts another device wrote from
+/// that device, the rest from the host.
+bool Table::fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::string &Err) {
+  uintptr_t At = B;
+  auto It = StaleMap.upper_bound(B);
+  if (It != StaleMap.begin())
+    --It;
+  auto FromHost = [&](uintptr_t X, uintptr_t Y) {
+    if (X >= Y)
+      return true;
+    T.ToDevice += Y - X;
+    return D.toDevice(deviceAddress(P, D, X), reinterpret_cast<const void *>(X), Y - X, Err);
+  };
+  std::vector<std::pair<uintptr_t, uintptr_t>> NowOnHost;
+  for (; It != StaleMap.end() && It->first < E; ++It) {
+    uintptr_t SB = std::max(It->first, At), SE = std::min(It->second.End, E);
+    if (SE <= SB)
+      continue;
+    if (!FromHost(At, SB))
+      return false;
+    DeviceMemory &O = *It->second.Owner;
+    PerDevice &OP = of(O);
+    if (&O == &D) {
+      // Stale on the host and current here already: nothing to move.
+    } else if (D.canPeer(O)) {
+      T.Peer += SE - SB;
+      if (!D.fromPeer(O, deviceAddress(P, D, SB), deviceAddress(OP, O, SB), SE - SB, Err))
+        return false;
+    } else {
+      // Through the host, which is then current too.
+      T.ToHost += SE - SB;
+      if (!O.toHost(reinterpret_cast<void *>(SB), deviceAddress(OP, O, SB), SE - SB, Err))
+        return false;
+      NowOnHost.emplace_back(SB, SE);
+      if (!FromHost(SB, SE))
+        return false;
+    }
+    At = SE;
+  }
+  if (!FromHost(At, E))
+    return false;
+  for (auto [X, Y] : NowOnHost)
+    clearStale(X, Y);
+  P.Valid.add(B, E);
+  return true;
+}
+
+bool Table::acquire(DeviceMemory &D, const Box &B, unsigned Rank, bool Contents, const char *Name,
+                    uint64_t &DevElem0, std::string &Err) {
+  ByteRange H = boxHull(B, Rank);
+  std::lock_guard<std::mutex> G(M);
+  if (H.empty()) {
+    DevElem0 = 0;
+    return true;
+  }
+  PerDevice &P = of(D);
+  __atomic_store_n(&ResidentHeld, uint64_t(1), __ATOMIC_RELAXED);
+  Mirror *Mi = nullptr;
+  uintptr_t MB = 0;
+  if (!mirrorFor(D, P, H.Begin, H.End, Mi, MB, Err))
+    return false;
+  DevElem0 = Mi->Dev + (reinterpret_cast<uintptr_t>(B.Base) - MB);
+  if (Name)
+    Names[H.Begin] = {H.End, Name};
+  if (!Contents)
+    return true;
+  if (P.Valid.covers(H.Begin, H.End)) {
+    T.Skipped += H.End - H.Begin;
+    return true;
+  }
+  std::vector<std::pair<uintptr_t, uintptr_t>> Rows, Missing;
+  rowsOf(B, Rank, Rows);
+  for (auto [RB, RE] : Rows)
+    P.Valid.missing(RB, RE, Missing);
+  // Consecutive missing pieces with nothing stale between them are one copy from the host
+  // (the device's copy of the bytes between equals the host's, or is not valid yet).
+  size_t I = 0;
+  while (I < Missing.size()) {
+    uintptr_t SB = Missing[I].first, SE = Missing[I].second;
+    size_t J = I + 1;
+    auto NoStale = [&](uintptr_t X, uintptr_t Y) {
+      auto S = StaleMap.upper_bound(X);
+      if (S != StaleMap.begin() && std::prev(S)->second.End > X)
+        return false;
+      return S == StaleMap.end() || S->first >= Y;
+    };
+    if (NoStale(SB, SE))
+      while (J < Missing.size() && NoStale(SE, Missing[J].second)) {
+        SE = Missing[J].second;
+        ++J;
+      }
+    if (!fill(D, P, SB, SE, Err))
+      return false;
+    I = J;
+  }
+  return true;
+}
+
+void Table::wrote(DeviceMemory &D, const Box &B, unsigned Rank, const char *Name) {
+  ByteRange H = boxHull(B, Rank);
+  if (H.empty())
+    return;
+  std::lock_guard<std::mutex> G(M);
+  PerDevice &P = of(D);
+  if (Name)
+    Names[H.Begin] = {H.End, Name};
+  std::vector<std::pair<uintptr_t, uintptr_t>> Rows;
+  if (P.Valid.covers(H.Begin, H.End))
+    Rows.emplace_back(H.Begin, H.End); // the bytes between rows are current here too
+  else
+    rowsOf(B, Rank, Rows);
+  for (auto [RB, RE] : Rows) {
+    P.Valid.add(RB, RE);
+    for (auto &[Other, OP] : Devices)
+      if (Other != &D)
+        OP.Valid.remove(RB, RE);
+    markStale(RB, RE, &D);
+  }
+}
+
+std::string Table::namesIn(uintptr_t B, uintptr_t E) const {
+  std::string Out;
+  for (const auto &[NB, V] : Names)
+    if (NB < E && B < V.first && Out.find("'" + V.second + "'") == std::string::npos)
+      Out += (Out.empty() ? "'" : ", '") + V.second + "'";
+  return Out.empty() ? "an array" : Out;
+}
+
+bool Table::releaseAll(std::string &Err) {
+  std::lock_guard<std::mutex> G(M);
+  std::string Lost;
+  for (const auto &[SB, S] : StaleMap) {
+    DeviceMemory &O = *S.Owner;
+    std::string E;
+    bool Ok = !O.lost();
+    if (Ok) {
+      PerDevice &OP = of(O);
+      T.ToHost += S.End - SB;
+      Ok = O.toHost(reinterpret_cast<void *>(SB), deviceAddress(OP, O, SB), S.End - SB, E);
+    }
+    if (!Ok) {
+      std::string What = namesIn(SB, S.End) + " (" + O.name() + (E.empty() ? "" : ": " + E) + ")";
+      if (Lost.find(What) == std::string::npos)
+        Lost += (Lost.empty() ? "" : "; ") + What;
+    }
+  }
+  StaleMap.clear();
+  for (auto &[D, P] : Devices)
+    for (auto &[HB, Mi] : P.Mirrors)
+      D->free(Mi.Dev, Mi.HostEnd - HB);
+  Devices.clear();
+  Names.clear();
+  __atomic_store_n(&ResidentHeld, uint64_t(0), __ATOMIC_RELAXED);
+  if (Lost.empty())
+    return true;
+  Err = "the only current copy of " + Lost + " was on a device that failed";
+  return false;
+}
+
+// --- Scopes --------------------------------------------------------------------------------------
+
+namespace {
+std::mutex OwnerM;
+bool Owned = false;
+thread_local unsigned Depth = 0;
+thread_local bool IOwn = false;
+} // namespace
+
+bool residentHere() { return IOwn && activeConfig().Residency; }
+
+void releaseBeforeHost(const LoopInfo *Where) {
+  if (!__atomic_load_n(&ResidentHeld, __ATOMIC_RELAXED))
+    return;
+  int SavedErrno = errno; // the driver's calls must not change the caller's errno
+  std::string Err;
+  bool Ok = Table::get().releaseAll(Err);
+  errno = SavedErrno;
+  if (Ok)
+    return;
+  std::fflush(nullptr);
+  std::fprintf(stderr,
+               "clustrix: error: %s%s; results would be wrong, so the program stops (with "
+               "'residency: off' a lost device costs only time: docs/runtime.md#residency)\n",
+               Where ? (loopLocation(*Where) + ": before the loop runs on the host: ").c_str()
+                     : "at the end of a residency scope: ",
+               Err.c_str());
+  std::fflush(stderr);
+  std::_Exit(70);
+}
+
+} // namespace data
+
+void enterResidency() {
+  if (data::Depth++ > 0)
+    return;
+  std::lock_guard<std::mutex> G(data::OwnerM);
+  if (!data::Owned) {
+    data::Owned = true;
+    data::IOwn = true;
+  }
+}
+
+void leaveResidency() {
+  if (data::Depth == 0 || --data::Depth > 0)
+    return;
+  if (!data::IOwn)
+    return;
+  data::releaseBeforeHost(nullptr);
+  std::lock_guard<std::mutex> G(data::OwnerM);
+  data::Owned = false;
+  data::IOwn = false;
+}
+
+} // namespace rt
+} // namespace clustrix
