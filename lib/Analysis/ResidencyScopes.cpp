@@ -36,22 +36,22 @@ public:
       Escapes = true;
       return false;
     }
-    DynTypedNodeList Ps = Ctx.getParents(*E);
-    if (Ps.size() != 1) {
-      Escapes = true;
-      return false;
+    // The use as its context sees it: through any parentheses.
+    const Stmt *Use = E, *P = nullptr;
+    for (;;) {
+      DynTypedNodeList Ps = Ctx.getParents(*Use);
+      P = Ps.size() == 1 ? Ps[0].get<Stmt>() : nullptr;
+      if (!isa_and_nonnull<ParenExpr>(P))
+        break;
+      Use = P;
     }
-    const Stmt *P = Ps[0].get<Stmt>();
     bool Ok = false;
     if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P))
       Ok = C->getCastKind() == CK_LValueToRValue;
     else if (const auto *B = dyn_cast_or_null<BinaryOperator>(P))
-      Ok = B->isAssignmentOp() && B->getLHS()->IgnoreParens() == E;
+      Ok = B->isAssignmentOp() && B->getLHS() == Use;
     else if (const auto *U = dyn_cast_or_null<UnaryOperator>(P))
       Ok = U->isIncrementDecrementOp();
-    else if (const auto *Pa = dyn_cast_or_null<ParenExpr>(P))
-      Ok = Ctx.getParents(*Pa).size() == 1 && isa_and_nonnull<ImplicitCastExpr>(
-                                                  Ctx.getParents(*Pa)[0].get<Stmt>());
     if (!Ok) {
       Escapes = true;
       return false;

@@ -126,17 +126,7 @@ Table &Table::get() {
 
 Table::PerDevice &Table::of(DeviceMemory &D) { return Devices[&D]; }
 
-bool Table::holdsAny() const {
-  std::lock_guard<std::mutex> G(M);
-  return !Devices.empty();
-}
-
-Traffic Table::traffic() const {
-  std::lock_guard<std::mutex> G(M);
-  return T;
-}
-
-uint64_t Table::deviceAddress(PerDevice &P, DeviceMemory &, uintptr_t Host) const {
+uint64_t Table::deviceAddress(const PerDevice &P, uintptr_t Host) {
   auto It = P.Mirrors.upper_bound(Host);
   --It; // callers hold a mirror that covers Host
   return It->second.Dev + (Host - It->first);
@@ -220,7 +210,7 @@ bool Table::fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::s
     if (X >= Y)
       return true;
     T.ToDevice += Y - X;
-    return D.toDevice(deviceAddress(P, D, X), reinterpret_cast<const void *>(X), Y - X, Err);
+    return D.toDevice(deviceAddress(P, X), reinterpret_cast<const void *>(X), Y - X, Err);
   };
   std::vector<std::pair<uintptr_t, uintptr_t>> NowOnHost;
   for (; It != StaleMap.end() && It->first < E; ++It) {
@@ -235,12 +225,12 @@ bool Table::fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::s
       // Stale on the host and current here already: nothing to move.
     } else if (D.canPeer(O)) {
       T.Peer += SE - SB;
-      if (!D.fromPeer(O, deviceAddress(P, D, SB), deviceAddress(OP, O, SB), SE - SB, Err))
+      if (!D.fromPeer(O, deviceAddress(P, SB), deviceAddress(OP, SB), SE - SB, Err))
         return false;
     } else {
       // Through the host, which is then current too.
       T.ToHost += SE - SB;
-      if (!O.toHost(reinterpret_cast<void *>(SB), deviceAddress(OP, O, SB), SE - SB, Err))
+      if (!O.toHost(reinterpret_cast<void *>(SB), deviceAddress(OP, SB), SE - SB, Err))
         return false;
       NowOnHost.emplace_back(SB, SE);
       if (!FromHost(SB, SE))
@@ -337,7 +327,7 @@ std::string Table::namesIn(uintptr_t B, uintptr_t E) const {
   return Out.empty() ? "an array" : Out;
 }
 
-bool Table::releaseAll(std::string &Err) {
+bool Table::releaseAll(std::string &Err, Traffic &Moved) {
   std::lock_guard<std::mutex> G(M);
   std::string Lost;
   for (const auto &[SB, S] : StaleMap) {
@@ -347,7 +337,7 @@ bool Table::releaseAll(std::string &Err) {
     if (Ok) {
       PerDevice &OP = of(O);
       T.ToHost += S.End - SB;
-      Ok = O.toHost(reinterpret_cast<void *>(SB), deviceAddress(OP, O, SB), S.End - SB, E);
+      Ok = O.toHost(reinterpret_cast<void *>(SB), deviceAddress(OP, SB), S.End - SB, E);
     }
     if (!Ok) {
       std::string What = namesIn(SB, S.End) + " (" + O.name() + (E.empty() ? "" : ": " + E) + ")";
@@ -361,6 +351,8 @@ bool Table::releaseAll(std::string &Err) {
       D->free(Mi.Dev, Mi.HostEnd - HB);
   Devices.clear();
   Names.clear();
+  Moved = T;
+  T = Traffic();
   __atomic_store_n(&ResidentHeld, uint64_t(0), __ATOMIC_RELAXED);
   if (Lost.empty())
     return true;
@@ -380,11 +372,21 @@ thread_local bool IOwn = false;
 bool residentHere() { return IOwn && activeConfig().Residency; }
 
 void releaseBeforeHost(const LoopInfo *Where) {
-  if (!__atomic_load_n(&ResidentHeld, __ATOMIC_RELAXED))
+  // Only the scope's thread: another thread's host code cannot be ordered with the scope's
+  // loops (a scope holds no call and no atomic), so it touches none of the scope's memory.
+  if (!IOwn || !__atomic_load_n(&ResidentHeld, __ATOMIC_RELAXED))
     return;
   int SavedErrno = errno; // the driver's calls must not change the caller's errno
   std::string Err;
-  bool Ok = Table::get().releaseAll(Err);
+  Traffic Moved;
+  bool Ok = Table::get().releaseAll(Err, Moved);
+  if (logEnabled(LogLevel::Debug))
+    logLine(LogLevel::Debug,
+            (Where ? loopLocation(*Where) + ": before the host runs it" : std::string("scope end")) +
+                ": residency moved " + std::to_string(Moved.ToDevice) + " bytes to devices, " +
+                std::to_string(Moved.Peer) + " between devices, " + std::to_string(Moved.ToHost) +
+                " to the host; " + std::to_string(Moved.Skipped) +
+                " bytes read were on their device already");
   errno = SavedErrno;
   if (Ok)
     return;

@@ -73,7 +73,7 @@ private:
   std::map<uintptr_t, uintptr_t> Map; // begin -> end
 };
 
-/// Bytes and copies the table moved, for the trace and the tests.
+/// Bytes the table moved (and found in place), logged at debug level when it lets go.
 struct Traffic {
   uint64_t ToDevice = 0, ToHost = 0, Peer = 0, Skipped = 0;
 };
@@ -94,10 +94,8 @@ public:
   /// Copies every stale range back to the host and drops every device copy. False, with Err
   /// naming the arrays, when a device that holds the only current copy of a range cannot give
   /// it back.
-  bool releaseAll(std::string &Err);
-  /// Whether any device holds anything.
-  bool holdsAny() const;
-  Traffic traffic() const;
+  /// Moved receives what the table moved since the last release.
+  bool releaseAll(std::string &Err, Traffic &Moved);
 
 private:
   struct Mirror {
@@ -115,7 +113,8 @@ private:
   PerDevice &of(DeviceMemory &D);
   bool mirrorFor(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, Mirror *&Out,
                  uintptr_t &MirrorBegin, std::string &Err);
-  uint64_t deviceAddress(PerDevice &P, DeviceMemory &D, uintptr_t Host) const;
+  /// The device address of host address Host in P's mirror that covers it.
+  static uint64_t deviceAddress(const PerDevice &P, uintptr_t Host);
   bool fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::string &Err);
   void markStale(uintptr_t B, uintptr_t E, DeviceMemory *Owner);
   void clearStale(uintptr_t B, uintptr_t E);

@@ -123,6 +123,17 @@ void ErrnoKeeper::runSerial(const LoopInfo &Info, const LoopArgs &Args) {
   runSerialHere(Args);
 }
 
+/// Whether a run on Lanes[0, N) keeps its data on the devices: the thread holds a residency
+/// scope and every lane's backend keeps data.
+bool runsResident(const Lane *const *Lanes, size_t N) {
+  if (N == 0 || !data::residentHere())
+    return false;
+  for (size_t L = 0; L < N; ++L)
+    if (!Lanes[L]->Owner->keepsData())
+      return false;
+  return true;
+}
+
 /// Runs plan P (checks passed) on Lanes with the pool; false, with Why, when the pool is taken.
 /// Rethrows the first exception of the loop body, by chunk order, after every chunk finished.
 bool runWide(const LoopInfo &Info, const LoopArgs &Args, const RuntimeConfig &Config,
@@ -152,9 +163,7 @@ bool runWide(const LoopInfo &Info, const LoopArgs &Args, const RuntimeConfig &Co
   // Resident when the thread holds a residency scope and every device of the plan keeps data;
   // otherwise what the devices hold comes back first, as this run reads the host's memory.
   RunOptions Opts;
-  Opts.Resident = data::residentHere() && Args.NumAppends == 0;
-  for (unsigned L = 0; L < P.NumLanes && Opts.Resident; ++L)
-    Opts.Resident = Lanes[L]->Owner->keepsData();
+  Opts.Resident = Args.NumAppends == 0 && runsResident(Lanes, P.NumLanes);
   if (!Opts.Resident)
     data::releaseBeforeHost(&Info);
   E.options(Opts);
@@ -254,11 +263,8 @@ RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
   // In a residency scope on devices that keep data, a serial measurement would bring every
   // array back to the host and a wide one returns before the kernel ends: the static decision
   // stands.
-  bool Resident = data::residentHere() && !S.Usable.empty();
-  for (const Lane *L : S.Usable)
-    Resident = Resident && L->Owner->keepsData();
-  const bool Adapt =
-      Keep && !Guarded && Config.Adaptive && Config.SerialThreshold > 0 && !Resident;
+  const bool Adapt = Keep && !Guarded && Config.Adaptive && Config.SerialThreshold > 0 &&
+                     !runsResident(S.Usable.data(), S.Usable.size());
   const RunMode Static = D.Wide ? RunMode::Wide : RunMode::Serial;
   const unsigned Class = tripClass(Trip);
   AdaptiveChoice *A = Adapt ? &S.Classes[Class] : nullptr;
