@@ -85,6 +85,7 @@ c-units|test/EndToEnd/Inputs/c-units.c|-|
 gpu-forms|test/EndToEnd/Inputs/gpu-forms.cpp|-|
 element-methods|test/EndToEnd/Inputs/element-methods.cpp|-|
 thread-state|test/EndToEnd/Inputs/thread-state.cpp|-|
+residency|test/EndToEnd/Inputs/residency.cpp|64 6;512 50|
 EOF
 CONSTRUCTS_EXACT=1 "$OUT/bin/constructs.serial" >"$OUT/expected/constructs.exact.out"
 

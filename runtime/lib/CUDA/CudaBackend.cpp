@@ -501,7 +501,8 @@ public:
       Budget = Limit;
     auto Footprint = [&](uint64_t L, uint64_t H) {
       std::vector<Box> B(Info.NumRegions);
-      Args.Boxes(Args.BoxEnv, L, H, B.data());
+      if (Info.NumRegions) // a loop without regions may have no box function
+        Args.Boxes(Args.BoxEnv, L, H, B.data());
       uint64_t Bytes = 0;
       for (uint32_t R = 0; R < Info.NumRegions; ++R)
         Bytes += boxHullBytes(B[R], Info.Regions[R].Rank);
@@ -524,7 +525,7 @@ public:
     }
     // Overlapping sub-chunks only when their write boxes are disjoint; else one at a time.
     Overlap = Pieces.size() > 1;
-    if (Overlap) {
+    if (Overlap && Info.NumRegions) {
       std::vector<Box> All(Pieces.size() * Info.NumRegions);
       for (size_t I = 0; I < Pieces.size(); ++I)
         Args.Boxes(Args.BoxEnv, Pieces[I].Lo, Pieces[I].Hi, &All[I * Info.NumRegions]);

@@ -52,6 +52,12 @@ class Config:
         self.timeout = args.timeout
         self.keep = args.keep
         self.devices = args.devices
+        self.emulated_gpus = args.emulated_gpus
+
+    def label(self, n):
+        """How a run with device count n is named in reports: 'cpu:4', '4 emulated GPUs'."""
+        devices = self.devices.format(n=n)
+        return '%s on %d emulated GPUs' % (devices, n) if self.emulated_gpus else devices
         self.reduce = not args.no_reduce
         # Checks the generator: the serial build traps on undefined behaviour or a bad access.
         self.sanitize = ['-fsanitize=address,undefined', '-fno-sanitize-recover=all'] \
@@ -185,6 +191,8 @@ class BatchResult:
 def device_env(cfg, n):
     env = dict(cfg.env)
     env['CLUSTRIX_DEVICES'] = cfg.devices.format(n=n)
+    if cfg.emulated_gpus:
+        env['CLUSTRIX_EMU_GPUS'] = str(n)
     return env
 
 
@@ -277,15 +285,15 @@ def test_batch(cfg, work, first, count):
                 res.wide[n] += log1.count(': parallel on ')
                 res.serial[n] += len(re.findall(r'^clustrix: \S+: serial', log1, re.M))
                 if st1 != 0:
-                    failed[k] = Failure('crash', k, 'exited with %s on cpu:%d\n%s'
-                                        % (st1, n, log1[-2000:]), n)
+                    failed[k] = Failure('crash', k, 'exited with %s on %s\n%s'
+                                        % (st1, cfg.label(n), log1[-2000:]), n)
                     continue
                 got_k = split_output(text1).get(k, [])
             else:
                 got_k = got.get(k, [])
             if not same_lines(expected[k], got_k):
-                failed[k] = Failure('mismatch', k, 'cpu:%d: %s' % (
-                    n, first_difference(expected[k], got_k)), n)
+                failed[k] = Failure('mismatch', k, '%s: %s' % (
+                    cfg.label(n), first_difference(expected[k], got_k)), n)
                 failed[k].suspect = first_loop_differing(expected[k], got_k)
     by_number = {p['program']: p for p in programs}
     for k, f in sorted(failed.items()):
@@ -374,7 +382,7 @@ def reduce_failure(cfg, folder, p, f, expected, accepted):
                 got = split_output(text).get(p['program'], [])
                 if f.loop is not l and (st != 0 or not same_lines(exp, got)):
                     f.loop = l
-                    f.detail = 'cpu:%d: %s' % (n, 'exited with %s' % st if st != 0
+                    f.detail = '%s: %s' % (cfg.label(n), 'exited with %s' % st if st != 0
                                                else first_difference(exp, got))
             if f.loop is l:
                 save_reproducer(cfg, f, d, m[0], exp, outs)
@@ -425,7 +433,11 @@ def save_reproducer(cfg, f, d, entry, expected, outs):
         fw.write('  %s -std=c++17 %s -Wno-unknown-attributes prog.cpp -o serial && ./serial\n'
                  % (cfg.cxx, cfg.opt))
         fw.write('  %s %s --clustrix-remarks=off prog.cpp -o clustrix\n' % (cfg.clustrix, cfg.opt))
-        fw.write('  CLUSTRIX_DEVICES=%s %s ./clustrix\n' % (cfg.devices.format(n=4), flags))
+        emulated = ('CLUSTRIX_EMU_GPUS=4 CLUSTRIX_CUDA_LIBRARY=%s CLUSTRIX_NVRTC_LIBRARY=%s ' % (
+            cfg.env.get('CLUSTRIX_CUDA_LIBRARY', '?'), cfg.env.get('CLUSTRIX_NVRTC_LIBRARY', '?'))
+            if cfg.emulated_gpus else '')
+        fw.write('  %sCLUSTRIX_DEVICES=%s %s ./clustrix\n' % (emulated, cfg.devices.format(n=4),
+                                                             flags))
         fw.write('Add -DDT_FULL to both builds to print every element.\n')
     f.path = dest
 
@@ -459,6 +471,10 @@ def main():
     ap.add_argument('--opt', default='-O1')
     ap.add_argument('--devices', default='cpu:{n}',
                     help='CLUSTRIX_DEVICES for the runs, {n} the count (default cpu:{n})')
+    ap.add_argument('--emulated-gpus', action='store_true',
+                    help='run on {n} emulated GPUs (CLUSTRIX_EMU_GPUS; the caller points '
+                         'CLUSTRIX_CUDA_LIBRARY and CLUSTRIX_NVRTC_LIBRARY at the emulator), '
+                         'with --devices cuda or cuda,cpu:2')
     ap.add_argument('--timeout', type=int, default=60, help='seconds per program run')
     ap.add_argument('--sanitize', action='store_true',
                     help='build the serial programs with ASan and UBSan (checks the generator)')
@@ -512,7 +528,7 @@ def main():
     if total.reasons:
         print('refusal reasons: ' + ', '.join('%s %d' % kv for kv in total.reasons.most_common()))
     print('loop runs that went wide: ' + ', '.join(
-        'cpu:%d %d of %d' % (n, total.wide[n], total.wide[n] + total.serial[n])
+        '%s %d of %d' % (cfg.label(n), total.wide[n], total.wide[n] + total.serial[n])
         for n in DEVICE_COUNTS))
     if total.failures:
         by_shape = collections.Counter(

@@ -1,7 +1,8 @@
 // Residency (docs/data-movement.md#residency): an iterative Jacobi, two sweeps a time step, in a
 // serial time-step loop whose only host code is the step counter and a pointer swap; the
 // compiler opens a residency scope around it. Then two loops in a row with a host scalar update
-// between them (the second shape), and a host read between two loops, which ends the proof.
+// between them (the second shape), a host read between two loops, which ends the proof, and a
+// loop without regions.
 //
 //   residency M STEPS
 #include <cstdio>
@@ -49,6 +50,18 @@ double hostReadBetween(int n, double *x, double *y) {
   return first;
 }
 
+// A loop without regions (it touches no array) whose counter is read after it: the GPU runs
+// it with no box at all.
+int lastIndex(int n) {
+  int i;
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; ++i) {
+    double t = i * 0.5;
+    (void)t;
+  }
+  return i;
+}
+
 int main(int argc, char **argv) {
   int m = argc > 1 ? std::atoi(argv[1]) : 64;
   int steps = argc > 2 ? std::atoi(argv[2]) : 5;
@@ -69,6 +82,6 @@ int main(int argc, char **argv) {
   double t = 0.0;
   for (int i = 0; i < 1000; ++i)
     t += x[i] + 2.0 * y[i];
-  std::printf("loops %.17g %.17g %.17g\n", sc, f, t);
+  std::printf("loops %.17g %.17g %.17g %d\n", sc, f, t, lastIndex(m));
   return 0;
 }
