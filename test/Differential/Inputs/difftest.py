@@ -53,11 +53,6 @@ class Config:
         self.keep = args.keep
         self.devices = args.devices
         self.emulated_gpus = args.emulated_gpus
-
-    def label(self, n):
-        """How a run with device count n is named in reports: 'cpu:4', '4 emulated GPUs'."""
-        devices = self.devices.format(n=n)
-        return '%s on %d emulated GPUs' % (devices, n) if self.emulated_gpus else devices
         self.reduce = not args.no_reduce
         # Checks the generator: the serial build traps on undefined behaviour or a bad access.
         self.sanitize = ['-fsanitize=address,undefined', '-fno-sanitize-recover=all'] \
@@ -65,6 +60,11 @@ class Config:
         self.env = {k: v for k, v in os.environ.items() if k not in CLEARED_ENV}
         self.env.update(RUN_ENV)
         self.lock = threading.Lock()
+
+    def label(self, n):
+        """How a run with device count n is named in reports: 'cpu:4', '4 emulated GPUs'."""
+        devices = self.devices.format(n=n)
+        return '%s on %d emulated GPUs' % (devices, n) if self.emulated_gpus else devices
 
 
 def run(cmd, timeout, env=None, cwd=None):
