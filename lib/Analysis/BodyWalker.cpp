@@ -181,6 +181,7 @@ void BodyWalker::walkWhileOrDo(const Stmt *S) {
   Facts.Cost.note(Event::InnerLoop);
   ++BreakDepth;
   ++CondDepth;
+  const bool SavedLeft = MayHaveLeft; // a `continue` in it leaves an iteration of it only
   double Mark = Facts.Cost.mark();
   if (const auto *W = dyn_cast<WhileStmt>(S)) {
     if (W->getConditionVariableDeclStmt())
@@ -195,6 +196,7 @@ void BodyWalker::walkWhileOrDo(const Stmt *S) {
   }
   // The body runs an unknown number of times.
   Facts.Cost.repeat(Mark, CostModel::UnknownTrips);
+  MayHaveLeft = SavedLeft;
   --CondDepth;
   --BreakDepth;
 }
@@ -239,9 +241,11 @@ void BodyWalker::walkInnerRangeFor(const CXXForRangeStmt *RF) {
   Locals.insert(EV);
   if (EV->getType()->isReferenceType())
     CoveredRefs.insert(EV); // each element: its accesses are the range's, recorded above
+  const bool SavedLeft = MayHaveLeft;
   double Mark = Facts.Cost.mark();
   walkStmt(RF->getBody());
   Facts.Cost.repeat(Mark, CostModel::UnknownTrips);
+  MayHaveLeft = SavedLeft;
   --CondDepth;
   --BreakDepth;
 }
@@ -273,6 +277,12 @@ void BodyWalker::walkBreak(const BreakStmt *S) {
 
 void BodyWalker::walkNoStmtEffect(const Stmt *) { Facts.Cost.note(Event::Statement); }
 
+void BodyWalker::walkContinue(const ContinueStmt *) {
+  Facts.Cost.note(Event::Statement);
+  if (CondDepth > 0)
+    MayHaveLeft = true; // `if (c) continue; x[i] = ...;` writes x[i] in some iterations only
+}
+
 void BodyWalker::walkReturn(const ReturnStmt *S) {
   Facts.Cost.note(Event::Statement);
   if (Cur->Fn == nullptr) {
@@ -280,6 +290,8 @@ void BodyWalker::walkReturn(const ReturnStmt *S) {
            "'return' here");
     return;
   }
+  if (CondDepth > CallCondDepth)
+    MayHaveLeft = true; // the callee's accesses after it happen in some calls only
   const Expr *E = S->getRetValue();
   if (!E)
     return;
@@ -427,9 +439,11 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   if (F->getInc())
     walkExpr(F->getInc(), Use::Read);
   // The body's work counts once per inner iteration.
+  const bool SavedLeft = MayHaveLeft;
   double Mark = Facts.Cost.mark();
   walkStmt(F->getBody());
   Facts.Cost.repeat(Mark, Trips);
+  MayHaveLeft = SavedLeft;
   --CondDepth;
   --BreakDepth;
 }

@@ -180,6 +180,7 @@ public:
   void walkSwitchCase(const clang::SwitchCase *S);
   void walkBreak(const clang::BreakStmt *S);
   void walkNoStmtEffect(const clang::Stmt *S);
+  void walkContinue(const clang::ContinueStmt *S);
   void walkReturn(const clang::ReturnStmt *S);
   void walkLabel(const clang::LabelStmt *S);
   void walkAttributed(const clang::AttributedStmt *S);
@@ -328,6 +329,12 @@ private:
   const clang::VarDecl *RangeVar = nullptr; ///< Element variable of a parallel range-based loop.
   PointerRef RangeBase;                     ///< Its range.
   unsigned CondDepth = 0, BreakDepth = 0, CallDepth = 0;
+  /// Whether a `continue`, or a `return` of a callee, was walked under a condition since the
+  /// start of the innermost loop body or callee: the accesses after it there may not happen in
+  /// every iteration. Inner loops and callees restore it when they end.
+  bool MayHaveLeft = false;
+  /// CondDepth where the callee being walked was called: a `return` deeper is conditional.
+  unsigned CallCondDepth = 0;
   /// The members being walked into, innermost last (WalkPlaces.cpp: element members).
   std::vector<const clang::FieldDecl *> FieldPath;
   /// While a structured binding's hidden expression is walked: the use of the binding.

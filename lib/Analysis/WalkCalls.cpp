@@ -335,6 +335,9 @@ void BodyWalker::inlineBody(const FunctionDecl *Def, Frame &Callee, const Stmt *
                             const CXXConstructorDecl *Ctor) {
   std::set<const VarDecl *> SavedLocals = Locals;
   const Frame *Saved = Cur;
+  const bool SavedLeft = MayHaveLeft;
+  const unsigned SavedCallCond = CallCondDepth;
+  CallCondDepth = CondDepth;
   Cur = &Callee;
   ++CallDepth;
   for (const ParmVarDecl *PV : Def->parameters()) {
@@ -355,6 +358,8 @@ void BodyWalker::inlineBody(const FunctionDecl *Def, Frame &Callee, const Stmt *
   walkStmt(Body);
   --CallDepth;
   Cur = Saved;
+  MayHaveLeft = SavedLeft; // a return leaves the callee only
+  CallCondDepth = SavedCallCond;
   Locals = SavedLocals;
   Facts.Cost.note(Event::Call);
 }

@@ -406,7 +406,7 @@ void BodyWalker::recordAccess(Access A, Use U, bool Partial, const Expr *At) {
   A.Fields.assign(FieldPath.rbegin(), FieldPath.rend());
   if (A.ElementMember)
     A.Fields.insert(A.Fields.begin(), A.ElementMember);
-  A.Conditional = CondDepth > 0;
+  A.Conditional = CondDepth > 0 || MayHaveLeft;
   A.Loc = At->getBeginLoc();
   for (const Polynomial &P : A.Subs)
     A.Affine &= P.isValid() && P.isAffineInLoopVars() && fitsBoxProgram(P);

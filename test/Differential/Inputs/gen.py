@@ -2836,6 +2836,52 @@ class Program:
                        '    ' + stmt.format(s=s, x=x), '  }'] + post
         return lines, clauses
 
+    def sp_resident(self, L):
+        """Loops whose data may stay on GPUs between calls (residency): the loop and a second
+        annotated loop that reads what it wrote, in a time-step loop or one after the other,
+        with host code between them on private scalars only (a counter, a flag, a break), or
+        with host code that reads or writes an element (which must keep the data on the host)."""
+        r = self.rnd
+        kind = r.choice(['steps', 'steps-flag', 'steps-break', 'consecutive', 'host-read',
+                         'host-write', 'steps-host-read'])
+        b = self.sp_base(L, room=0, back=0)
+        if not b or b[5] is b[4]:
+            return None
+        pre, fl, post, clauses, X, Y = b[:6]
+        T, iv = X.elem, L.vars[0]
+        i, lo, hi = iv.name, iv.lo, iv.hi
+        L.tags.add('resident-' + kind)
+        y = fix_store(self.read_y(b), T)
+        first = ['    %s = %s;' % (X.at(i), self.tfix('%s * 3 + %s' % (paren(y), i), T))]
+        w, k, t, c = self.fresh('w'), self.fresh('k'), self.fresh('t'), self.fresh('c')
+        steps = r.randint(1, 3)
+        second = ['  @INNERATTR', '  for (int %s = %d; %s <= %d; ++%s)' % (k, lo, k, hi, k),
+                  '    %s[%s] = (double)%s * 0.5 + (double)%s;' % (
+                      w, k, X.at(k), t if kind != 'consecutive' else c)]
+        between = {
+            'steps': ['%s = %s + 1;' % (c, c)],
+            'steps-flag': ['if (%s == 1)' % t, '  %s = 7;' % c],
+            'steps-break': ['%s = %s * 2 + 1;' % (c, c)],
+            'consecutive': ['%s = %s + 3;' % (c, c)],
+            'host-read': ['%s = %s + (int)(%s > 0);' % (c, c, X.at(str(lo)))],
+            'host-write': ['%s = %s;' % (X.at(str(lo)), self.tfix('%s + 1' % X.at(str(lo)), T))],
+            'steps-host-read': ['%s = %s + (int)(%s > 0);' % (c, c, X.at(str(hi)))],
+        }[kind]
+        lines = list(pre) + ['  std::vector<double> %s(%d);' % (w, hi + 1), '  int %s = 0;' % c]
+        body = ['  @ATTR', '  %s { @FOR' % fl] + first + ['  }'] + \
+            ['  ' + x for x in between] + second
+        if kind in ('consecutive', 'host-read', 'host-write'):
+            lines += ['  {', '  int %s = 0;' % t] + body + ['  (void)%s;' % t, '  }']
+        else:
+            lines += ['  for (int %s = 0; %s < %d; ++%s) {' % (t, t, steps, t)]
+            lines += ['  ' + x for x in body]
+            if kind == 'steps-break':
+                lines += ['    if (%s == 1)' % t, '      break;']
+            lines += ['  }']
+        lines += list(post) + [self.pr(c, 'int', L.tag),
+                               '  dt_arr("%s %s", %s.data(), %d);' % (L.tag, w, w, hi + 1)]
+        return lines, clauses
+
 
 BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'throw', 'default_arg', 'ctor',
             'helper_state', 'lambda', 'ref_in_body', 'hidden_shift', 'hidden_shift',
@@ -2844,7 +2890,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
             'scalar_alias', 'append_alias', 'c89', 'c89', 'c89', 'c89', 'c89', 'c89']
 # Shapes added later: in normal runs a special loop is one of them with probability LATE_SHARE
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
-LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv']
+LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
