@@ -97,11 +97,13 @@ void BoxTables::addAccesses(unsigned RI) {
   const Region &Reg = R.Regions[RI];
   unsigned Rank = boxRank(Reg);
   Ranks.push_back(std::to_string(Rank));
-  if (isWhole(Reg))
+  // A whole region (non-affine reads of a known extent) still lists its affine accesses of
+  // rank 1: the runtime's box is the extent and what they reach beyond it (`p[i - 1]`).
+  if (isWhole(Reg) && Reg.Rank != 1)
     return;
   for (size_t I = 0; I < Reg.Subscripts.size(); ++I) {
     const std::vector<Polynomial> &Subs = Reg.Subscripts[I];
-    if (Subs.size() != Rank)
+    if (Subs.size() != Rank || !Subs[0].isValid())
       continue;
     size_t First = Exprs.size();
     for (const Polynomial &P : Subs)

@@ -111,8 +111,11 @@ void frameBoxes(const ProgramBoxes &B, Box *Out) {
     for (int D = 0; D < 3; ++D)
       X.Extent[D] = F.Extent[D];
     if (F.Whole) {
-      X.Lo[0] = 0;
-      X.Hi[0] = F.WholeHi;
+      // The whole array as the extent gives it, and what the affine accesses reach beyond it
+      // (`p[i - 1]` at i = 0): the extent does not replace their boxes (data-movement.md).
+      bool Affine = X.Hi[0] > X.Lo[0];
+      X.Lo[0] = Affine ? std::min<int64_t>(X.Lo[0], 0) : 0;
+      X.Hi[0] = Affine ? std::max<int64_t>(X.Hi[0], F.WholeHi) : F.WholeHi;
     }
   }
 }
