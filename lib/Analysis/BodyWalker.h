@@ -107,6 +107,10 @@ struct PointerRef {
   const clang::ValueDecl *Decl = nullptr;
   clang::QualType BaseType;
   std::vector<Polynomial> Subs; ///< Leading subscripts; the last one is the pointer's offset.
+  /// Points into this array member of the element Subs name (`&a[i].v[k]`): offsets and
+  /// indices move within the member, not across elements; an access through it is to the
+  /// whole member of that element.
+  const clang::FieldDecl *ElementMember = nullptr;
 };
 
 /// The object an element access names, as a pointer to it (WalkPointers.cpp).

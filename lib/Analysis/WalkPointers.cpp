@@ -26,6 +26,7 @@ PointerRef pointerTo(const Access &A) {
   P.MayAlias = A.MayAlias;
   P.Scalar = A.Scalar;
   P.Subs = A.Subs;
+  P.ElementMember = A.ElementMember;
   return P;
 }
 
@@ -38,6 +39,7 @@ Access accessTo(const PointerRef &P) {
   A.BaseType = P.BaseType;
   A.MayAlias = P.MayAlias;
   A.Subs = P.Subs;
+  A.ElementMember = P.ElementMember;
   return A;
 }
 
@@ -116,8 +118,12 @@ bool BodyWalker::resolveElement(const Expr *E, Access &A) {
   A.Scalar = P.Scalar;
   A.Loc = E->getBeginLoc();
   A.Subs = P.Subs;
+  A.ElementMember = P.ElementMember;
   if (P.Private)
     A.Key = "private";
+  // Within an element's member, the indices stay in the member (walked above, not followed).
+  if (P.ElementMember)
+    return true;
   // The pointer's offset adds to the first index.
   for (size_t I = 0; I < Indices.size(); ++I) {
     Polynomial Ix = Indices[I] ? polyOf(Indices[I]) : Polynomial::constant(0);
@@ -226,14 +232,14 @@ PointerRef BodyWalker::resolvePointer(const Expr *E) {
       P = resolvePointer(BO->getLHS());
       walkExpr(BO->getRHS(), Use::Read);
       Polynomial Off = polyOf(BO->getRHS());
-      if (P.Ok)
+      if (P.Ok && !P.ElementMember) // within a member, the offset stays in it
         P.Subs.back() = BO->getOpcode() == BO_Add ? P.Subs.back() + Off : P.Subs.back() - Off;
       return P;
     }
     if (BO->getOpcode() == BO_Add && BO->getRHS()->getType()->isPointerType()) {
       P = resolvePointer(BO->getRHS());
       walkExpr(BO->getLHS(), Use::Read);
-      if (P.Ok)
+      if (P.Ok && !P.ElementMember)
         P.Subs.back() = P.Subs.back() + polyOf(BO->getLHS());
       return P;
     }
