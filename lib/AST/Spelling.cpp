@@ -367,9 +367,7 @@ std::string clustrix::privateMemberVariable(const FieldDecl *FD, const FunctionD
          Offset(Outer->getLocation());
 }
 
-/// Why type T cannot be written at namespace scope, or empty: every class it names must have a
-/// name there and be accessible from anywhere.
-static std::string whyTypeNotNameable(QualType T) {
+std::string clustrix::whyTypeNotNameable(QualType T) {
   T = T.getCanonicalType();
   while (T->isPointerType() || T->isReferenceType() || T->isArrayType())
     T = T->isArrayType() ? QualType(T->getPointeeOrArrayElementType(), 0).getCanonicalType()

@@ -119,10 +119,10 @@ bool writtenConstexpr(const FunctionDecl *F, const SourceManager &SM, const Lang
 bool checkContext(ASTContext &Ctx, const Stmt *Loop, const FunctionDecl *Enclosing,
                   RejectLog &Log) {
   const SourceManager &SM = Ctx.getSourceManager();
-  if (Enclosing && (Enclosing->isDependentContext() || Enclosing->isTemplateInstantiation())) {
-    Log.add(RejectKind::Template,
-            "loops in templates are not supported; call a non-template function from the "
-            "template");
+  // A template's loop is analysed in each instantiation (clustrix/AST/Instantiation.h); its
+  // definition, where types and values are not known, never is.
+  if (Enclosing && Enclosing->isDependentContext()) {
+    Log.add(RejectKind::Template, "the loop's types are not known in the template's definition");
     return false;
   }
   if (Loop->getBeginLoc().isMacroID()) {

@@ -101,6 +101,7 @@ LoopRecord Decider::record(const MatchedLoop &L, const LoopResult &R, const GpuF
   Rec.Line = P.isValid() ? P.getLine() : 0;
   Rec.Column = P.isValid() ? P.getColumn() : 0;
   Rec.Function = L.Fn ? L.Fn->getQualifiedNameAsString() : "";
+  Rec.Instantiation = L.Instantiation;
   Rec.Automatic = L.Automatic;
   Rec.Accepted = R.Accepted;
   Rec.Regions = R.Regions;
@@ -126,6 +127,16 @@ LoopRecord Decider::record(const MatchedLoop &L, const LoopResult &R, const GpuF
   return Rec;
 }
 
+/// The note of a template's loop that says which instantiation a decision is about, as Clang's
+/// own "in instantiation of ... requested here".
+static void noteInstantiation(const MatchedLoop &L, PendingDiag &D) {
+  if (L.Instantiation.empty())
+    return;
+  D.Notes.push_back({DiagnosticsEngine::Note,
+                     L.InstantiatedAt.isValid() ? L.InstantiatedAt : L.Loop->getBeginLoc(),
+                     "in instantiation of '" + L.Instantiation + "' requested here", {}, {}});
+}
+
 void Decider::decide(const MatchedLoop &L, const LoopResult &R, const GpuForm &GPU,
                      std::vector<LoopRecord> &Records, std::vector<PendingDiag> &Diags) const {
   Records.push_back(record(L, R, GPU));
@@ -138,6 +149,7 @@ void Decider::decide(const MatchedLoop &L, const LoopResult &R, const GpuForm &G
     if (!GPU.Ok)
       D.Notes.push_back({DiagnosticsEngine::Note, ForLoc,
                          "no GPU form, the loop runs on CPU devices: " + GPU.Reason, {}, {}});
+    noteInstantiation(L, D);
     Diags.push_back(std::move(D));
     return;
   }
@@ -156,5 +168,7 @@ void Decider::decide(const MatchedLoop &L, const LoopResult &R, const GpuForm &G
     case RefusalSeverity::Ignore: return;
     }
   }
-  Diags.push_back(refusal(L, R, Level));
+  PendingDiag D = refusal(L, R, Level);
+  noteInstantiation(L, D);
+  Diags.push_back(std::move(D));
 }

@@ -79,6 +79,8 @@ llvm::json::Array loopObjects(const ReportUnit &U) {
                                        {"appends", std::move(Apps)},
                                        {"privates", std::move(Privs)},
                                        {"unit", U.File}});
+    if (!R.Instantiation.empty())
+      (*Loops.back().getAsObject())["instantiation"] = R.Instantiation;
   }
   return Loops;
 }

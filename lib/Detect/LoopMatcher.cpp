@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Detect/LoopMatcher.h"
+#include "clustrix/AST/Instantiation.h"
 #include "clustrix/AST/StatementEnd.h"
 #include "clustrix/Detect/ClauseParser.h"
 
@@ -26,6 +27,9 @@ namespace {
 /// Collects loops and function definitions by the location of their first token.
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
+  /// A template's loops run as the copies its instantiations hold.
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
   bool TraverseDecl(Decl *D) {
     auto *FD = dyn_cast_or_null<FunctionDecl>(D);
     if (FD)
@@ -39,6 +43,11 @@ public:
     Enclosing.push_back(L->getCallOperator());
     bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
     Enclosing.pop_back();
+    // A generic lambda's instantiations are specializations of its call operator, which the
+    // lambda expression does not reach.
+    if (FunctionTemplateDecl *FT = L->getDependentCallOperator())
+      for (FunctionDecl *Spec : FT->specializations())
+        R = R && TraverseDecl(Spec);
     return R;
   }
   bool VisitForStmt(ForStmt *S) {
@@ -50,7 +59,7 @@ public:
     return true;
   }
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody())
+    if (FD->doesThisDeclarationHaveABody() && !isInstantiated(FD))
       Functions.push_back(FD);
     return true;
   }
@@ -87,6 +96,16 @@ Annotation *functionAttribute(const FunctionDecl *FD, const std::map<unsigned, A
       return It->second;
   }
   return nullptr;
+}
+
+MatchedLoop matched(Annotation *A, const Stmt *S, const FunctionDecl *Fn, bool Automatic) {
+  MatchedLoop L;
+  L.Ann = A;
+  L.Loop = S;
+  L.Fn = Fn;
+  L.Automatic = Automatic;
+  L.Clauses = A->Clauses;
+  return L;
 }
 
 } // namespace
@@ -162,7 +181,14 @@ std::vector<MatchedLoop> LoopMatcher::match(std::vector<Annotation> &Anns) {
   std::vector<MatchedLoop> Loops;
   std::set<const Stmt *> Explicit;
   std::map<const Stmt *, const FunctionDecl *> FunctionOf;
+  // The copies of a template's loops in its instantiations start where the loop does.
+  std::map<unsigned, std::vector<LoopInstance>> InstancesAt;
+  for (auto [S, Fn] : C.Loops)
+    if (Fn && isInstantiated(Fn))
+      InstancesAt[S->getBeginLoc().getRawEncoding()].push_back({S, Fn});
   for (auto [S, Fn] : C.Loops) {
+    if (Fn && isInstantiated(Fn))
+      continue;
     FunctionOf[S] = Fn;
     auto It = ByNext.find(S->getBeginLoc().getRawEncoding());
     if (It == ByNext.end())
@@ -170,7 +196,7 @@ std::vector<MatchedLoop> LoopMatcher::match(std::vector<Annotation> &Anns) {
     It->second->Matched = true;
     Explicit.insert(S);
     if (It->second->ClausesOk)
-      Loops.push_back({It->second, S, nullptr, false, It->second->Clauses});
+      Loops.push_back(matched(It->second, S, nullptr, false));
   }
   // Automatic mode: the outermost loops of an annotated function that have no attribute.
   for (FunctionDecl *FD : C.Functions) {
@@ -184,7 +210,7 @@ std::vector<MatchedLoop> LoopMatcher::match(std::vector<Annotation> &Anns) {
     outermostLoops(FD->getBody(), Outermost);
     for (const Stmt *S : Outermost)
       if (!Explicit.count(S))
-        Loops.push_back({A, S, FD, true, A->Clauses});
+        Loops.push_back(matched(A, S, FD, true));
   }
   // What is left stands where no attribute may.
   for (Annotation *A : Valid) {
@@ -202,6 +228,12 @@ std::vector<MatchedLoop> LoopMatcher::match(std::vector<Annotation> &Anns) {
     std::tie(L.Begin, L.End) = statementOffsets(L.Loop, SM, Ctx.getLangOpts());
     if (!L.Fn)
       L.Fn = FunctionOf[L.Loop];
+    if (L.Fn && isTemplatePattern(L.Fn)) {
+      L.InTemplate = true;
+      if (auto It = InstancesAt.find(L.Loop->getBeginLoc().getRawEncoding());
+          It != InstancesAt.end())
+        L.Instances = It->second;
+    }
   }
   std::stable_sort(Loops.begin(), Loops.end(), [](const MatchedLoop &A, const MatchedLoop &B) {
     return A.Begin < B.Begin;

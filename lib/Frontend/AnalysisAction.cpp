@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Frontend/AnalysisAction.h"
+#include "clustrix/AST/Instantiation.h"
 #include "clustrix/Analysis/ResidencyScopes.h"
 #include "clustrix/AST/Spelling.h"
 #include "clustrix/Decide/Decision.h"
@@ -19,16 +20,28 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 
+#include <set>
+
 using namespace clang;
 using namespace clustrix;
 
 namespace {
 
-/// An accepted loop on its way to the rewriter.
+/// One instantiation's copy of a template's loop, accepted.
+struct AcceptedInstance {
+  MatchedLoop Match;
+  LoopResult Result;
+  Kernel GPU;
+  std::string Condition; ///< True in this instantiation only (InstantiationKey).
+};
+
+/// An accepted loop on its way to the rewriter: a loop outside templates with its result, or a
+/// template's loop with the instantiations accepted.
 struct AcceptedLoop {
   const MatchedLoop *Match;
   LoopResult Result;
   Kernel GPU;
+  std::vector<AcceptedInstance> Instances;
 };
 
 /// The consumer of the analysis parse: installs the token watcher, then runs the phases on the
@@ -59,6 +72,8 @@ private:
   void run(ASTContext &Ctx);
   std::vector<AcceptedLoop> analyzeAndDecide(ASTContext &Ctx,
                                              const std::vector<MatchedLoop> &Loops);
+  std::vector<AcceptedInstance> analyzeInstances(ASTContext &Ctx, const MatchedLoop &L,
+                                                 LoopAnalyzer &Analyzer, const Decider &Decide);
   void rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> &Accepted);
 
   CompilerInstance &CI;
@@ -94,6 +109,14 @@ AnalysisConsumer::analyzeAndDecide(ASTContext &Ctx, const std::vector<MatchedLoo
   std::vector<AcceptedLoop> Accepted;
   for (const MatchedLoop &L : Loops) {
     const MatchedLoop *Outer = Nesting.enclosing(L);
+    if (L.InTemplate && !Outer) {
+      std::vector<AcceptedInstance> Instances = analyzeInstances(Ctx, L, Analyzer, Decide);
+      if (!Instances.empty()) {
+        Nesting.accept(L);
+        Accepted.push_back({&L, {}, {}, std::move(Instances)});
+      }
+      continue;
+    }
     LoopResult R = Outer ? Decide.refuseNested(*Outer) : Analyzer.analyze(L.Loop, L.Clauses, L.Fn);
     if (!Ctx.getLangOpts().CPlusPlus)
       refuseUnlessOutlinable(L.Fn, L.Loop, R); // C: the body must become a file-scope function
@@ -103,8 +126,56 @@ AnalysisConsumer::analyzeAndDecide(ASTContext &Ctx, const std::vector<MatchedLoo
     Decide.decide(L, R, {K.Ok, K.Reason}, Out.Records, Out.Diags);
     if (R.Accepted) {
       Nesting.accept(L);
-      Accepted.push_back({&L, std::move(R), std::move(K)});
+      Accepted.push_back({&L, std::move(R), std::move(K), {}});
     }
+  }
+  return Accepted;
+}
+
+/// A loop in a template: each instantiation's copy is analysed, decided and given its GPU form
+/// on its own; every diagnostic carries a note naming the instantiation.
+std::vector<AcceptedInstance> AnalysisConsumer::analyzeInstances(ASTContext &Ctx,
+                                                                 const MatchedLoop &L,
+                                                                 LoopAnalyzer &Analyzer,
+                                                                 const Decider &Decide) {
+  std::vector<AcceptedInstance> Accepted;
+  auto Refuse = [&](const MatchedLoop &M, std::string Why) {
+    LoopResult R;
+    R.Reasons.push_back({RejectKind::Template, std::move(Why), {}, "", ""});
+    Decide.decide(M, R, {false, ""}, Out.Records, Out.Diags);
+  };
+  if (L.Instances.empty()) {
+    Refuse(L, "the template that holds the loop is not instantiated in this translation unit");
+    return Accepted;
+  }
+  if (!Ctx.getLangOpts().CPlusPlus17) {
+    Refuse(L, "a loop in a template needs C++17 or later: 'if constexpr' chooses among its "
+              "instantiations");
+    return Accepted;
+  }
+  std::set<std::string> Seen;
+  for (const LoopInstance &In : L.Instances) {
+    MatchedLoop M = L;
+    M.Loop = In.Loop;
+    M.Fn = In.Fn;
+    M.InTemplate = false;
+    M.Instances.clear();
+    InstantiationKey Key = describeInstantiation(L.Fn, In.Fn, Ctx);
+    M.Instantiation = Key.DisplayName;
+    M.InstantiatedAt = Key.RequestedAt;
+    if (!Key.Reason.empty()) {
+      Refuse(M, "this instantiation cannot be told apart in the template: " + Key.Reason);
+      continue;
+    }
+    if (!Seen.insert(Key.Condition).second)
+      continue; // the same instantiation reached twice
+    LoopResult R = Analyzer.analyze(In.Loop, M.Clauses, In.Fn);
+    Kernel K;
+    if (R.Accepted)
+      K = emitKernel(Ctx, In.Loop, R, &CI.getPreprocessor(), &Key);
+    Decide.decide(M, R, {K.Ok, K.Reason}, Out.Records, Out.Diags);
+    if (R.Accepted)
+      Accepted.push_back({std::move(M), std::move(R), std::move(K), Key.Condition});
   }
   return Accepted;
 }
@@ -119,12 +190,22 @@ void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> 
   // Where data may stay on the devices between loops: loops with a GPU form only.
   std::vector<std::pair<const Stmt *, const FunctionDecl *>> OnDevices;
   for (const AcceptedLoop &A : Accepted)
-    if (A.GPU.Ok)
+    if (A.GPU.Ok && A.Instances.empty())
       OnDevices.push_back({A.Match->Loop, A.Match->Fn});
   if (Ctx.getLangOpts().CPlusPlus)
     for (const ResidencyScope &S : findResidencyScopes(Ctx, OnDevices))
       FR.openResidencyScope(S.First, S.Last);
   for (const AcceptedLoop &A : Accepted) {
+    if (!A.Instances.empty()) {
+      std::vector<FileRewriter::Instance> Instances;
+      for (const AcceptedInstance &I : A.Instances) {
+        Instances.push_back({I.Match.Loop, &I.Result, &I.Match.Clauses, &I.GPU, I.Condition});
+        if (I.GPU.Ok)
+          Out.Kernels.push_back({I.GPU.Name, I.GPU.Source});
+      }
+      FR.rewriteTemplateLoop(A.Match->Loop, Instances);
+      continue;
+    }
     FR.declarePrivateMembers(A.Result, outermostFunction(A.Match->Fn));
     FR.rewriteLoop(A.Match->Loop, A.Result, A.Match->Clauses, A.GPU, A.Match->Fn);
     if (A.GPU.Ok)

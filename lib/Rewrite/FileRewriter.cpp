@@ -78,6 +78,26 @@ void FileRewriter::rewriteLoop(const Stmt *Loop, const LoopResult &R,
     AheadOfTime.push_back({K.Name, K.Source});
 }
 
+void FileRewriter::rewriteTemplateLoop(const Stmt *Pattern,
+                                       const std::vector<Instance> &Instances) {
+  auto [LoopBegin, LoopEnd] = statementOffsets(Pattern, SM, LO);
+  Changed = true;
+  NeedsRuntime = true;
+  // The copies start where the pattern does, so each block replaces the same text; the branches
+  // not taken are discarded statements, never instantiated.
+  std::string S;
+  for (const Instance &I : Instances) {
+    S += (S.empty() ? "if constexpr (" : " else if constexpr (") + I.Condition + ") ";
+    HostCodeGen Gen(*this, I.Loop, *I.Result, *I.Clauses, *I.GPU, LoopBegin, LoopEnd);
+    S += Gen.generate();
+    if (I.GPU->Ok)
+      AheadOfTime.push_back({I.GPU->Name, I.GPU->Source});
+  }
+  S += " else {" + lineDirective(LoopBegin) + cleanText(LoopBegin, LoopEnd) + "\n}" +
+       lineDirective(LoopEnd);
+  Edits.push_back({LoopBegin, LoopEnd - LoopBegin, S});
+}
+
 void FileRewriter::openResidencyScope(const Stmt *First, const Stmt *Last) {
   if (!LO.CPlusPlus)
     return;

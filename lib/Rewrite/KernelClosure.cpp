@@ -719,7 +719,8 @@ static std::string floatingPointEnvironmentUse(ASTContext &Ctx) {
 }
 
 KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
-                                             const LoopResult &R, Preprocessor *PP) {
+                                             const LoopResult &R, Preprocessor *PP,
+                                             ArrayRef<QualType> AlsoTypes) {
   KernelClosure Out;
   if (std::string Fe = floatingPointEnvironmentUse(Ctx); !Fe.empty()) {
     Out.Reason = "the translation unit uses '" + Fe +
@@ -728,6 +729,8 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
     return Out;
   }
   ClosureBuilder B(Ctx, R, PP);
+  for (QualType T : AlsoTypes)
+    B.noteType(T);
   for (const Private &P : R.Privates) {
     QualType T = P.Var->getType().getUnqualifiedType();
     B.noteType(T);

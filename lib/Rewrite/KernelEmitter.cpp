@@ -163,6 +163,8 @@ void KernelWriter::emitClosure() {
     OS << F << "\n";
   for (const std::string &T : Cl.EarlyTypes)
     OS << T << ";\n";
+  for (const std::string &D : Cl.TemplateDecls)
+    OS << D << "\n";
   for (const std::string &C : Cl.Constants)
     OS << "__device__ const " << C << ";\n";
   for (const std::string &S : Cl.Signatures)
@@ -278,10 +280,49 @@ std::string clustrix::kernelName(const SourceManager &SM, const Stmt *Loop) {
   return Buf;
 }
 
+/// Whether Name is an identifier in Text.
+static bool namesIdentifier(StringRef Text, StringRef Name) {
+  auto IsIdent = [](char C) { return isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+  for (size_t Pos = Text.find(Name); Pos != StringRef::npos; Pos = Text.find(Name, Pos + 1)) {
+    size_t End = Pos + Name.size();
+    if ((Pos == 0 || !IsIdent(Text[Pos - 1])) && (End == Text.size() || !IsIdent(Text[End])))
+      return true;
+  }
+  return false;
+}
+
+/// The template's parameters declared in the kernel as Key binds them, or the reason they
+/// cannot be: a name the kernel's carried code uses for something else.
+static std::string declareTemplateParameters(const InstantiationKey &Key, KernelClosure &Cl,
+                                             const ASTContext &Ctx) {
+  std::string Carried;
+  for (const auto *Texts : {&Cl.Macros, &Cl.Forwards, &Cl.EarlyTypes, &Cl.Types,
+                            &Cl.Constants, &Cl.Signatures, &Cl.Functions, &Cl.Methods,
+                            &Cl.LambdaDecls, &Cl.StdUsings})
+    for (const std::string &T : *Texts)
+      Carried += T + "\n";
+  for (const TemplateBinding &B : Key.Bindings) {
+    if (namesIdentifier(Carried, B.Name))
+      return "template parameter '" + B.Name +
+             "' has the name of a declaration that the kernel carries";
+    Cl.TemplateDecls.push_back(
+        B.IsType ? "typedef " + deviceDeclarator(B.Type, B.Name, Ctx) + ";"
+                 : "constexpr " + deviceDeclarator(B.Type, B.Name, Ctx) + " = " + B.HostValue +
+                       ";");
+  }
+  return "";
+}
+
 Kernel clustrix::emitKernel(ASTContext &Ctx, const Stmt *Loop, const LoopResult &R,
-                            Preprocessor *PP) {
+                            Preprocessor *PP, const InstantiationKey *Key) {
   Kernel K;
   K.Name = kernelName(Ctx.getSourceManager(), Loop);
+  if (Key) {
+    char Suffix[16];
+    snprintf(Suffix, sizeof Suffix, "_t%08x",
+             unsigned(fnv1a64(Key->Condition) & 0xffffffffu));
+    K.Name += Suffix;
+  }
   if (!R.Appends.empty()) {
     K.Reason = "ordered appends run on CPU devices";
     return K;
@@ -309,7 +350,14 @@ Kernel clustrix::emitKernel(ASTContext &Ctx, const Stmt *Loop, const LoopResult 
                  "combine in iteration order, as CPU chunks do";
       return K;
     }
-  KernelClosure Cl = collectKernelClosure(Ctx, Loop, R, PP);
+  std::vector<QualType> TemplateTypes;
+  if (Key)
+    for (const TemplateBinding &B : Key->Bindings)
+      if (B.IsType)
+        TemplateTypes.push_back(B.Type);
+  KernelClosure Cl = collectKernelClosure(Ctx, Loop, R, PP, TemplateTypes);
+  if (Cl.Reason.empty() && Key)
+    Cl.Reason = declareTemplateParameters(*Key, Cl, Ctx);
   if (!Cl.Reason.empty()) {
     K.Reason = Cl.Reason;
     return K;

@@ -10,6 +10,7 @@
 #ifndef CLUSTRIX_AST_SPELLING_H
 #define CLUSTRIX_AST_SPELLING_H
 
+#include "clang/AST/Type.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <map>
@@ -55,6 +56,10 @@ std::string privateMemberVariable(const clang::FieldDecl *FD, const clang::Funct
 /// through a base that is not public.
 std::string privateMemberDefinition(const clang::FieldDecl *FD, const clang::CXXRecordDecl *Naming,
                                     const clang::FunctionDecl *Outer, std::string &Why);
+/// Why type T cannot be written at namespace scope, or empty: every class it names must have a
+/// name there and be accessible from anywhere.
+std::string whyTypeNotNameable(clang::QualType T);
+
 /// Name, a region or symbol name of generated code, as users read it: every
 /// `(o.*__clx_pm_m_...)` spelled `o.m`.
 std::string displayMemberNames(const std::string &Name);

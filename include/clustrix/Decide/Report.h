@@ -29,6 +29,8 @@ struct LoopRecord {
   std::string File;
   unsigned Line = 0, Column = 0;
   std::string Function;
+  /// For a loop in a template: the instantiation this record is about (`triad<float>`).
+  std::string Instantiation;
   bool Automatic = false; ///< Found through a function-level gpu_parallel.
   bool Accepted = false;
   std::vector<ReportReason> Reasons;

@@ -23,6 +23,12 @@ class Stmt;
 
 namespace clustrix {
 
+/// A loop of a template definition as one instantiation has it.
+struct LoopInstance {
+  const clang::Stmt *Loop = nullptr;
+  const clang::FunctionDecl *Fn = nullptr;
+};
+
 /// One loop to analyze, with the attribute that asked for it.
 struct MatchedLoop {
   Annotation *Ann = nullptr;             ///< On the loop, or on its function (automatic mode).
@@ -31,6 +37,14 @@ struct MatchedLoop {
   bool Automatic = false;                ///< Found through a function's attribute.
   LoopClauses Clauses;
   unsigned Begin = 0, End = 0; ///< Byte range in its file, trailing `;` included.
+  /// The loop is in a template definition: it runs only as its instantiations' copies, each
+  /// analysed on its own (clustrix/AST/Instantiation.h).
+  bool InTemplate = false;
+  std::vector<LoopInstance> Instances; ///< In the order the AST lists the instantiations.
+  /// Set on the copy of a template's loop made for one instantiation: its name, and where it
+  /// was requested (for the note that diagnostics carry).
+  std::string Instantiation;
+  clang::SourceLocation InstantiatedAt;
 };
 
 /// Binds the attributes of one translation unit to loops and functions.

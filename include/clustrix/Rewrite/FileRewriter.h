@@ -35,6 +35,18 @@ public:
   void rewriteLoop(const clang::Stmt *Loop, const LoopResult &R,
                    const LoopClauses &C, const Kernel &K,
                    const clang::FunctionDecl *Enclosing = nullptr);
+  /// One instantiation's accepted copy of a template's loop.
+  struct Instance {
+    const clang::Stmt *Loop;
+    const LoopResult *Result;
+    const LoopClauses *Clauses;
+    const Kernel *GPU;
+    std::string Condition; ///< True in this instantiation only.
+  };
+  /// Replaces a loop of a template definition (Pattern) with a compile-time choice: each
+  /// accepted instantiation runs its own rewritten copy (generic host code, its own descriptor
+  /// and kernel), every other one the loop as written.
+  void rewriteTemplateLoop(const clang::Stmt *Pattern, const std::vector<Instance> &Instances);
   /// Wraps the statements [First, Last] of one block in a block that opens a residency scope
   /// (clustrix/Analysis/ResidencyScopes.h). C++ only. Call before rewriteLoop.
   void openResidencyScope(const clang::Stmt *First, const clang::Stmt *Last);

@@ -40,6 +40,7 @@ struct KernelClosure {
   std::vector<std::string> EarlyTypes;   ///< Enums and typedefs that need no record's definition.
   std::vector<std::string> Types;        ///< The records (and typedefs holding one), in order;
                                          ///< member functions the kernel calls are `__device__`.
+  std::vector<std::string> TemplateDecls; ///< A template's parameters, as the instantiation binds them.
   std::vector<std::string> Constants;    ///< `__device__ const` definitions of global constants.
   std::vector<std::string> Signatures;   ///< Each called function's declaration, as written.
   std::vector<std::string> Functions;    ///< Each called function's definition, for the device.
@@ -55,8 +56,10 @@ struct KernelClosure {
 /// Collects what the kernel of an accepted loop (a ForStmt or CXXForRangeStmt) needs.
 /// With PP, the macros the carried code uses are defined again in the kernel text; without it
 /// (or for a built-in macro) a macro leaves the loop without a GPU form.
+/// AlsoTypes are carried whether or not the body names them (a template's arguments).
 KernelClosure collectKernelClosure(clang::ASTContext &Ctx, const clang::Stmt *Loop,
-                                   const LoopResult &R, clang::Preprocessor *PP = nullptr);
+                                   const LoopResult &R, clang::Preprocessor *PP = nullptr,
+                                   llvm::ArrayRef<clang::QualType> AlsoTypes = {});
 
 /// `T Name` in declarator syntax as device code spells it (`double (*C)[50]` for a pointer to
 /// arrays).

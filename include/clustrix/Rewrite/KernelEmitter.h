@@ -13,6 +13,7 @@
 #ifndef CLUSTRIX_REWRITE_KERNELEMITTER_H
 #define CLUSTRIX_REWRITE_KERNELEMITTER_H
 
+#include "clustrix/AST/Instantiation.h"
 #include "clustrix/Analysis/LoopAnalysis.h"
 
 #include "clang/AST/ASTContext.h"
@@ -48,9 +49,11 @@ struct Kernel {
   unsigned NumScalars = 0;
 };
 
-/// Builds the GPU form of an accepted loop, named by kernelName().
+/// Builds the GPU form of an accepted loop, named by kernelName(). For one instantiation's copy
+/// of a template's loop, Key binds the template's parameters: the kernel declares them with the
+/// instantiation's arguments, and its name ends in a hash of Key's condition.
 Kernel emitKernel(clang::ASTContext &Ctx, const clang::Stmt *Loop, const LoopResult &R,
-                  clang::Preprocessor *PP = nullptr);
+                  clang::Preprocessor *PP = nullptr, const InstantiationKey *Key = nullptr);
 
 /// A kernel name unique in the program: `clustrix_kernel_<file hash>_<line>_<column>`.
 std::string kernelName(const clang::SourceManager &SM, const clang::Stmt *Loop);

@@ -2836,6 +2836,119 @@ class Program:
                        '    ' + stmt.format(s=s, x=x), '  }'] + post
         return lines, clauses
 
+    def sp_template(self, L):
+        """Loops in templates, each instantiation analysed on its own: a function template over
+        two element types, a non-type parameter for which one instantiation carries a value
+        (a[i] = a[i + D]) and another does not, a class template's member (defined in the class
+        or out of it, with a reduction), a partial specialization, a generic lambda, and one
+        instantiation called on distinct and on overlapping arrays."""
+        r = self.rnd
+        kind = r.choice(['types', 'shift', 'member', 'member-outside', 'partial',
+                         'generic-lambda', 'overlap'])
+        pre, fors, post, clauses = self.header(L, 'n', simple=True)
+        clauses = list(clauses)
+        L.tags.add('template-' + kind)
+        i, fl, tag = L.vars[0].name, fors[0], L.tag
+        name = self.p + self.fresh('tpl')
+        seed = self.index * 17 + self.counter
+        j = self.fresh('j')
+        types = ['int', 'long long', 'double', 'float', 'unsigned']
+        T1, T2 = r.sample(types, 2)
+        a1, a2, b1, b2 = (self.fresh(x) for x in ('ta', 'tb', 'tc', 'td'))
+
+        def arrays(ts, size):
+            out = []
+            for arr, ty, mul in zip((a1, a2, b1, b2), ts, (29, 31, 37, 41)):
+                out.append('  std::vector<%s> %s(%s);' % (ty, arr, size))
+            out.append('  for (int %s = 0; %s < (int)%s.size(); ++%s) {' % (j, j, a1, j))
+            for arr, ty, mul in zip((a1, a2, b1, b2), ts, (29, 31, 37, 41)):
+                out.append('    %s[%s] = (%s)((%s * %d + %d) %% 101);' % (arr, j, ty, j, mul, seed))
+            out.append('  }')
+            return out
+
+        def show(*names):
+            return ['  dt_arr("%s %s", %s.data(), %s.size());' % (tag, x, x, x) for x in names]
+
+        if kind == 'types':
+            lines = ['template <class T>', '@AUTO',
+                     'static void %s(int n, T *x, const T *y, T s) {' % name,
+                     '  @ATTR', '  %s { @FOR' % fl,
+                     '    x[%s] = y[%s] * s + (T)(%s %% 7);' % (i, i, i), '  }', '}',
+                     '@OUTLINE']
+            lines += arrays((T1, T2, T1, T2), 'n + 1')
+            calls = ['  %s(n, %s.data(), %s.data(), (%s)3);' % (name, a1, b1, T1),
+                     '  %s(n, %s.data(), %s.data(), (%s)2);' % (name, a2, b2, T2)]
+            r.shuffle(calls)
+            return lines + calls + show(a1, a2), clauses
+        if kind == 'shift':
+            D = r.choice([-2, -1, 1, 2])
+            lines = ['template <int D>', '@AUTO', 'static void %s(int n, int *a) {' % name,
+                     '  @ATTR', '  %s { @FOR' % fl,
+                     '    a[%s + 2] = (a[%s + 2 + D] * 3 + %s) %% 1000;' % (i, i, i), '  }', '}',
+                     '@OUTLINE']
+            lines += arrays(('int', 'int', 'int', 'int'), 'n + 5')
+            calls = ['  %s<0>(n, %s.data());' % (name, a1),
+                     '  %s<%d>(n, %s.data());' % (name, D, a2)]
+            r.shuffle(calls)
+            return lines + calls + show(a1, a2), clauses
+        if kind in ('member', 'member-outside'):
+            red = ['reduce(+: s)'] if r.chance(0.7) else []
+            if not red and (T1 in ('double', 'float') or T2 in ('double', 'float')):
+                T1, T2 = 'int', 'long long'
+            body = ['    T s = 0;', '    @ATTR' if not red else '    @ATTRRED',
+                    '    %s { @FOR' % fl, '      s += y[%s] * (T)2;' % i,
+                    '      x[%s] = y[%s] + (T)1;' % (i, i), '    }', '    return s;']
+            if kind == 'member':
+                lines = ['template <class T> struct %s {' % name, '  T *x;', '  const T *y;',
+                         '  int n;', '  T sum() {'] + body + ['  }', '};']
+            else:
+                lines = ['template <class T> struct %s {' % name, '  T *x;', '  const T *y;',
+                         '  int n;', '  T sum();', '};',
+                         'template <class U> U %s<U>::sum() {' % name]
+                lines += [x.replace('(T)', '(U)').replace('T s', 'U s')[2:] for x in body]
+                lines += ['}']
+            lines = [x.replace('@ATTRRED', '@ATTR') for x in lines] + ['@OUTLINE']
+            lines += arrays((T1, T2, T1, T2), 'n + 1')
+            o1, o2 = self.fresh('to'), self.fresh('to')
+            lines += ['  %s<%s> %s{%s.data(), %s.data(), n};' % (name, T1, o1, a1, b1),
+                      '  %s<%s> %s{%s.data(), %s.data(), n};' % (name, T2, o2, a2, b2)]
+            calls = [self.pr('%s.sum()' % o1, 'double' if T1 in ('double', 'float') else 'long',
+                             tag),
+                     self.pr('%s.sum()' % o2, 'double' if T2 in ('double', 'float') else 'long',
+                             tag)]
+            r.shuffle(calls)
+            return lines + calls + show(a1, a2), clauses + red
+        if kind == 'partial':
+            lines = ['template <class T> struct %s;' % name,
+                     'template <class T> struct %s<T *> {' % name, '  T *p;', '  int n;',
+                     '  void run() {', '    @ATTR', '    %s { @FOR' % fl,
+                     '      p[%s] = (T)(%s * 3 %% 17) + p[%s];' % (i, i, i), '    }', '  }', '};',
+                     '@OUTLINE']
+            lines += arrays((T1, T2, T1, T2), 'n + 1')
+            calls = ['  %s<%s *>{%s.data(), n}.run();' % (name, T1, a1),
+                     '  %s<%s *>{%s.data(), n}.run();' % (name, T2, a2)]
+            r.shuffle(calls)
+            return lines + calls + show(a1, a2), clauses
+        if kind == 'generic-lambda':
+            g = self.fresh('gl')
+            lines = ['@OUTLINE'] + arrays((T1, T2, T1, T2), 'n + 1')
+            lines += ['  auto %s = [](auto *a, int n) {' % g, '    @ATTR', '    %s { @FOR' % fl,
+                      '      a[%s] = a[%s] * 2 + (%s %% 5);' % (i, i, i), '    }', '  };']
+            calls = ['  %s(%s.data(), n);' % (g, a1), '  %s(%s.data(), n);' % (g, a2)]
+            r.shuffle(calls)
+            return lines + calls + show(a1, a2), clauses
+        # overlap: the same instantiation on distinct arrays, and on x = a + 1, y = a, where
+        # each iteration reads what the one before wrote.
+        lines = ['template <class T>', 'static void %s(int n, T *x, const T *y) {' % name,
+                 '  @ATTR', '  %s { @FOR' % fl,
+                 '    x[%s] = (T)((y[%s] + 1) %% 1000);' % (i, i) if T1 in ('int', 'long long', 'unsigned')
+                 else '    x[%s] = y[%s] * (T)0.5 + (T)1;' % (i, i), '  }', '}', '@OUTLINE']
+        lines += arrays((T1, T1, T1, T1), 'n + 2')
+        calls = ['  %s(n, %s.data(), %s.data());' % (name, a1, b1),
+                 '  %s(n, %s.data() + 1, %s.data());' % (name, a2, a2)]
+        r.shuffle(calls)
+        return lines + calls + show(a1, a2), clauses
+
     def sp_resident(self, L):
         """Loops whose data may stay on GPUs between calls (residency): the loop and a second
         annotated loop that reads what it wrote, in a time-step loop or one after the other,
@@ -2890,7 +3003,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
             'scalar_alias', 'append_alias', 'c89', 'c89', 'c89', 'c89', 'c89', 'c89']
 # Shapes added later: in normal runs a special loop is one of them with probability LATE_SHARE
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
-LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident']
+LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
