@@ -51,8 +51,50 @@ void BodyWalker::run(const Stmt *Body, const std::vector<PolyVar> &NormVars) {
         Nest[L].InitPoly + Nest[L].StepPoly * Polynomial::variable(NormVars[L]);
   }
   collectRewritten(Body, Top.Rewritten);
+  findPrivateDefinitions(Body);
   walkStmt(Body);
   Cur = nullptr;
+}
+
+/// How many times S names VD other than to read its value (writes, increments, addresses,
+/// references, unevaluated uses: everything that is not a plain load).
+static unsigned nonReadUses(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return 0;
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_LValueToRValue)
+    if (const auto *DR = dyn_cast<DeclRefExpr>(IC->getSubExpr()->IgnoreParens());
+        DR && DR->getDecl() == VD)
+      return 0;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    return DR->getDecl() == VD ? 1 : 0;
+  unsigned N = 0;
+  for (const Stmt *C : S->children())
+    N += nonReadUses(C, VD);
+  return N;
+}
+
+/// An integer private (declared before the loop, written before it is read in every iteration:
+/// Privatize.cpp) whose only write in the body is a top-level `k = expr;` has that value from
+/// there to the end of the iteration: `k = i * m; a[k] = ...` subscripts a by i * m.
+void BodyWalker::findPrivateDefinitions(const Stmt *Body) {
+  TopBody = Body;
+  const auto *CS = dyn_cast<CompoundStmt>(Body);
+  if (!CS)
+    return;
+  for (const Stmt *C : CS->body()) {
+    const auto *BO = dyn_cast<BinaryOperator>(C);
+    if (!BO || BO->getOpcode() != BO_Assign)
+      continue;
+    const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+    const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!VD || !VD->getType()->isIntegerType() || VD->getType().isVolatileQualified())
+      continue;
+    bool IsPrivate = false;
+    for (const Private &P : R.Privates)
+      IsPrivate |= P.Var == VD;
+    if (IsPrivate && nonReadUses(Body, VD) == 1)
+      PrivateDefs[C] = VD;
+  }
 }
 
 // --- Dispatch -----------------------------------------------------------------------------------
@@ -145,8 +187,19 @@ void BodyWalker::refuseNode(const Stmt *S, RejectKind K, const char *What) {
 // --- Statements ---------------------------------------------------------------------------------
 
 void BodyWalker::walkCompound(const CompoundStmt *S) {
-  for (const Stmt *C : S->body())
+  for (const Stmt *C : S->body()) {
     walkStmt(C);
+    if (S != TopBody)
+      continue;
+    auto It = PrivateDefs.find(C);
+    if (It == PrivateDefs.end())
+      continue;
+    const Expr *Value = cast<BinaryOperator>(C)->getRHS();
+    if (Polynomial P = polyOf(Value); P.isValid())
+      cur().IntDefs[It->second] = P;
+    if (Polynomial X = polyOf(Value, /*Exact=*/true); X.isValid())
+      cur().ExactDefs[It->second] = X;
+  }
 }
 
 void BodyWalker::walkDeclStmt(const DeclStmt *S) {

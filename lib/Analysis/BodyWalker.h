@@ -174,6 +174,7 @@ public:
 
   // Walker methods named in StmtCoverage.def, one per modelled class (or group of classes).
   // --- Statements (BodyWalker.cpp)
+  void findPrivateDefinitions(const clang::Stmt *Body);
   void walkCompound(const clang::CompoundStmt *S);
   void walkDeclStmt(const clang::DeclStmt *S);
   void walkIf(const clang::IfStmt *S);
@@ -326,6 +327,10 @@ private:
   std::vector<PolyVar> NormVars;
   std::map<const clang::VarDecl *, PolyVar> InnerVars;
   std::set<const clang::VarDecl *> Locals;
+  /// The body's top-level statements `k = expr;` that give an integer private its one value of
+  /// the iteration: after each, subscripts through the private are its polynomial.
+  std::map<const clang::Stmt *, const clang::VarDecl *> PrivateDefs;
+  const clang::Stmt *TopBody = nullptr;
   /// Element references of inner range-based loops: their accesses are the range's.
   std::set<const clang::VarDecl *> CoveredRefs;
   /// Init-captures of lambdas created in the body, bound to their initializers.

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "Phases.h"
 
+#include "clang/Basic/SourceManager.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/LiveVariables.h"
 #include "clang/Analysis/AnalysisDeclContext.h"
@@ -348,14 +349,20 @@ std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
         isa<DecompositionDecl>(VD) ||
         VD->isInitCapture() || InBounds.count(VD) || Escapes.escapeOf(VD))
       continue;
-    // Declared before the loop, in the enclosing function itself.
-    if (VD->getDeclContext() != Enclosing ||
-        !Enclosing->getBody()->getSourceRange().fullyContains(VD->getSourceRange()))
+    // Declared before the loop, in the enclosing function itself. Where the declaration is
+    // written counts, not where its tokens were spelled (`fp t;` with `#define fp float`).
+    const SourceManager &SM = Enclosing->getASTContext().getSourceManager();
+    auto Within = [&](const Stmt *S) {
+      SourceLocation At = SM.getExpansionLoc(VD->getLocation());
+      CharSourceRange Range = SM.getExpansionRange(S->getSourceRange());
+      return SM.isPointWithin(At, Range.getBegin(), Range.getEnd());
+    };
+    if (VD->getDeclContext() != Enclosing || !Within(Enclosing->getBody()))
       continue;
     bool IsNest = false;
     for (const CanonicalLoop &L : R.Nest)
       IsNest |= L.Var == VD;
-    if (IsNest || Nest.Body->getSourceRange().fullyContains(VD->getSourceRange()))
+    if (IsNest || Within(Nest.Body))
       continue;
     bool EndsWritten = false;
     if (!WriteFlow(VD).privatizable(Nest.Body, EndsWritten))

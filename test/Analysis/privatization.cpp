@@ -257,3 +257,62 @@ void scratchLarge(int n, double (*out)[512], const double *in) {
       out[i][j] = tmp[511 - j];
   }
 }
+
+// An index kept in a private declared before the loop (OpenMP's private(k)): its one top-level
+// assignment gives it a value for the rest of the iteration, so subscripts through it are
+// affine. A second write, a write inside an inner loop or an increment leaves it unknown.
+void indexPrivate(int n, double *a, const double *b) {
+  int k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); in: b; out: a; private: k
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    k = i * 4 + 1;
+    a[k] = b[k] + 1;
+  }
+}
+void indexTwoWrites(int n, double *a, const double *b) {
+  int k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    k = i * 4;
+    if (b[i] > 0)
+      k = 0;
+    a[k] = b[i];
+    // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:5: note: written here
+  }
+}
+void indexInInnerLoop(int n, double *a, const double *b) {
+  int k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < 4; ++j) {
+      k = i * 4 + j;
+      a[k] = b[i];
+      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:7: note: written here
+    }
+}
+void indexIncremented(int n, double *a) {
+  int k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    k = 2 * i;
+    k++;
+    a[k] = 1;
+    // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:5: note: written here
+  }
+}
+
+// A temporary whose type is spelled through a macro is declared where the macro is used.
+#define fp float
+void macroSpelledType(int n, float *a) {
+  fp t;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); in: a; out: a; private: t
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    t = a[i] * 2;
+    a[i] = t;
+  }
+}

@@ -67,6 +67,23 @@ double scratchLive(int n) {
   return tmp[5] + t;
 }
 
+/* An index kept in a private declared before the loop (its one top-level assignment makes the
+   subscripts affine), and a temporary whose type is spelled through a macro. */
+#define fp double
+static double Idx[4 * N + 2];
+long indexPrivate(int n) {
+  long k = 0;
+  fp t;
+  int i;
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    k = 4 * i + 1;
+    t = In[i] * 3;
+    Idx[k] = t + Idx[k - 1];
+  }
+  return k;
+}
+
 int main() {
   int i, j;
   for (i = 0; i < N; i++)
@@ -86,7 +103,12 @@ int main() {
   reverse(7, S + 3);
   scratch(N);
   double live = scratchLive(N - 1);
-  double s = live;
+  for (i = 0; i < 4 * N + 2; i++)
+    Idx[i] = i % 9;
+  long lastK = indexPrivate(N);
+  double s = live + lastK;
+  for (i = 0; i < 4 * N + 2; i++)
+    s += Idx[i] * (i % 5 + 1);
   for (i = 0; i < N; i++)
     for (j = 0; j < N; j++)
       s += C[i][j] * (j + 1) + L[i][j] * (i + 1);
