@@ -399,8 +399,10 @@ std::string clustrix::privateMemberDefinition(const FieldDecl *FD, const CXXReco
     return "";
   }
   const SourceManager &SM = Outer->getASTContext().getSourceManager();
-  if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Outer->getBeginLoc()))) {
-    Why = "the function that holds the loop does not begin in the main file";
+  if (!Outer->hasBody() ||
+      SM.getFileID(SM.getExpansionLoc(Outer->getBeginLoc())) !=
+          SM.getFileID(SM.getExpansionLoc(Outer->getBody()->getBeginLoc()))) {
+    Why = "the function that holds the loop does not begin in the file of its body";
     return "";
   }
   const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent());

@@ -16,6 +16,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
 using namespace clang;
 
 namespace clustrix {
@@ -117,7 +120,7 @@ bool writtenConstexpr(const FunctionDecl *F, const SourceManager &SM, const Lang
 } // namespace
 
 bool checkContext(ASTContext &Ctx, const Stmt *Loop, const FunctionDecl *Enclosing,
-                  RejectLog &Log) {
+                  const AnalysisOptions &Opts, RejectLog &Log) {
   const SourceManager &SM = Ctx.getSourceManager();
   // A template's loop is analysed in each instantiation (clustrix/AST/Instantiation.h); its
   // definition, where types and values are not known, never is.
@@ -129,9 +132,9 @@ bool checkContext(ASTContext &Ctx, const Stmt *Loop, const FunctionDecl *Enclosi
     Log.add(RejectKind::Macro, "the loop is written inside a macro, which cannot be rewritten");
     return false;
   }
-  if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Loop->getBeginLoc()))) {
-    Log.add(RejectKind::NotInMainFile,
-            "the loop is in an included file; only the main file is rewritten");
+  if (std::string Why = whyFileNotRewritten(SM, SM.getExpansionLoc(Loop->getBeginLoc()), Opts);
+      !Why.empty()) {
+    Log.add(RejectKind::NotInMainFile, Why);
     return false;
   }
   if (Enclosing && writtenConstexpr(Enclosing, SM, Ctx.getLangOpts())) {
@@ -160,3 +163,31 @@ bool checkContext(ASTContext &Ctx, const Stmt *Loop, const FunctionDecl *Enclosi
 
 } // namespace analysis
 } // namespace clustrix
+
+std::string clustrix::whyFileNotRewritten(const SourceManager &SM, SourceLocation Loc,
+                                          const AnalysisOptions &Opts) {
+  if (SM.isWrittenInMainFile(Loc))
+    return "";
+  OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(Loc));
+  std::string Name = FE ? FE->getName().str() : "<unknown>";
+  if (SM.isInSystemHeader(Loc))
+    return "the loop is in system header '" + Name + "', which is never rewritten";
+  if (!FE)
+    return "the loop is in a file that has no name on disk";
+  if (!Opts.RewriteHeaders)
+    return "the loop is in included file '" + Name +
+           "'; clustrix-rewrite rewrites included files only with --out-dir";
+  if (!Opts.ProjectRoot.empty()) {
+    llvm::SmallString<256> Path(FE->getName()), Root(Opts.ProjectRoot);
+    llvm::sys::fs::make_absolute(Path);
+    llvm::sys::fs::make_absolute(Root);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    llvm::sys::path::remove_dots(Root, /*remove_dot_dot=*/true);
+    llvm::StringRef P(Path), R(Root);
+    R = R.rtrim('/');
+    if (!P.starts_with(R) || (P.size() > R.size() && P[R.size()] != '/'))
+      return "the loop is in '" + Name + "', outside the project root '" + Opts.ProjectRoot +
+             "' (option project-root)";
+  }
+  return "";
+}

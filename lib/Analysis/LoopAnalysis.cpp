@@ -27,7 +27,7 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
                                  const FunctionDecl *Enclosing) {
   LoopResult R;
   RejectLog Log(R.Reasons);
-  if (!checkContext(Ctx, Loop, Enclosing, Log))
+  if (!checkContext(Ctx, Loop, Enclosing, Opts, Log))
     return R;
   NestInfo Nest;
   LoopScope Scope(Enclosing, Loop);

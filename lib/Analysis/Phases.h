@@ -8,6 +8,7 @@
 
 #include "BodyWalker.h"
 
+#include "clustrix/Analysis/LoopAnalysis.h"
 #include "clustrix/Detect/Annotation.h"
 
 namespace clustrix {
@@ -25,10 +26,11 @@ struct NestInfo {
   std::vector<Level> Levels;
 };
 
-/// Where the loop is: not in a template, a macro or an included file, not in a constexpr
+/// Where the loop is: not in a template, a macro or a file that is not rewritten, not in a constexpr
 /// function, no __COUNTER__ in its text (Context.cpp). False when refused.
 bool checkContext(clang::ASTContext &Ctx, const clang::Stmt *Loop,
-                  const clang::FunctionDecl *Enclosing, RejectLog &Log);
+                  const clang::FunctionDecl *Enclosing, const AnalysisOptions &Opts,
+                  RejectLog &Log);
 
 /// The canonical nest, collapse(n) levels deep (CanonicalNest.cpp). False when refused.
 bool buildNest(clang::ASTContext &Ctx, const clang::Stmt *Loop, const LoopClauses &Clauses,

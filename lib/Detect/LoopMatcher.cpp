@@ -117,7 +117,12 @@ void LoopMatcher::error(SourceLocation L, std::string Msg, std::vector<PendingFi
 std::vector<Annotation *> LoopMatcher::checkNamesAndClauses(std::vector<Annotation> &Anns) {
   static const llvm::StringRef Known[] = {"gpu_parallel"};
   std::vector<Annotation *> Valid;
+  const SourceManager &SM = Ctx.getSourceManager();
   for (Annotation &A : Anns) {
+    // System headers are never rewritten, and their function bodies are not even parsed for
+    // the analysis: their attributes are ignored, as Clang ignores their warnings.
+    if (SM.isInSystemHeader(SM.getExpansionLoc(A.Begin)))
+      continue;
     if (A.Name != "gpu_parallel") {
       std::string Near = closestMatch(A.Name, Known);
       if (!Near.empty())

@@ -20,6 +20,9 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 
+#include <cassert>
+#include <map>
+#include <memory>
 #include <set>
 
 using namespace clang;
@@ -180,13 +183,25 @@ std::vector<AcceptedInstance> AnalysisConsumer::analyzeInstances(ASTContext &Ctx
   return Accepted;
 }
 
-/// Blanks every attribute, then replaces the accepted loops.
+/// Blanks every attribute, then replaces the accepted loops: in the main file and in each
+/// included file of the project that holds an annotation.
 void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> &Accepted) {
   SourceManager &SM = Ctx.getSourceManager();
-  OptionalFileEntryRef MainFile = SM.getFileEntryRefForID(SM.getMainFileID());
-  FileRewriter FR(SM, Ctx.getLangOpts(), MainFile ? MainFile->getName().str() : "<stdin>");
+  std::map<FileID, std::unique_ptr<FileRewriter>> Rewriters;
+  auto RewriterFor = [&](SourceLocation L) -> FileRewriter * {
+    L = SM.getExpansionLoc(L);
+    FileID F = SM.getFileID(L);
+    if (auto It = Rewriters.find(F); It != Rewriters.end())
+      return It->second.get();
+    if (!whyFileNotRewritten(SM, L, Opts.Analysis).empty())
+      return nullptr;
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(F);
+    std::string Name = FE ? FE->getName().str() : "<stdin>";
+    return (Rewriters[F] = std::make_unique<FileRewriter>(SM, Ctx.getLangOpts(), F, Name)).get();
+  };
   for (const Annotation &A : Attrs.annotations())
-    FR.blankAttribute(A);
+    if (FileRewriter *FR = RewriterFor(A.Begin))
+      FR->blankAttribute(A);
   // Where data may stay on the devices between loops: loops with a GPU form only.
   std::vector<std::pair<const Stmt *, const FunctionDecl *>> OnDevices;
   for (const AcceptedLoop &A : Accepted)
@@ -194,8 +209,12 @@ void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> 
       OnDevices.push_back({A.Match->Loop, A.Match->Fn});
   if (Ctx.getLangOpts().CPlusPlus)
     for (const ResidencyScope &S : findResidencyScopes(Ctx, OnDevices))
-      FR.openResidencyScope(S.First, S.Last);
+      if (FileRewriter *FR = RewriterFor(S.First->getBeginLoc()))
+        FR->openResidencyScope(S.First, S.Last);
   for (const AcceptedLoop &A : Accepted) {
+    FileRewriter *FRP = RewriterFor(A.Match->Loop->getBeginLoc());
+    assert(FRP && "the analysis refuses loops in files that are not rewritten");
+    FileRewriter &FR = *FRP;
     if (!A.Instances.empty()) {
       std::vector<FileRewriter::Instance> Instances;
       for (const AcceptedInstance &I : A.Instances) {
@@ -211,10 +230,17 @@ void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> 
     if (A.GPU.Ok)
       Out.Kernels.push_back({A.GPU.Name, A.GPU.Source});
   }
-  if (FR.changed()) {
+  for (auto &[F, FR] : Rewriters) {
+    if (!FR->changed())
+      continue;
     Out.Changed = true;
-    Out.Rewritten = FR.result();
+    if (F == SM.getMainFileID())
+      Out.Rewritten = FR->result();
+    else
+      Out.Headers.push_back({FR->presumedName(), FR->result()});
   }
+  if (Out.Changed && Out.Rewritten.empty())
+    Out.Rewritten = SM.getBufferData(SM.getMainFileID()).str();
 }
 
 } // namespace

@@ -48,7 +48,13 @@ std::string clustrix::applyOption(llvm::StringRef Arg, PipelineOptions &Opts,
     Opts.Analysis.MaxLevel = L;
     return "";
   }
+  if (Name == "project-root") {
+    if (Value.empty())
+      return "'project-root=' needs a directory";
+    Opts.Analysis.ProjectRoot = Value.str();
+    return "";
+  }
   return "unknown option '" + Arg.str() +
          "'; expected report=FILE, emit-rewritten=FILE, remarks=on|off, "
-         "refusals=warning|error|remark|ignore or max-level=N";
+         "refusals=warning|error|remark|ignore, max-level=N or project-root=DIR";
 }

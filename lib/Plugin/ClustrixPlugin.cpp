@@ -3,8 +3,9 @@
 // `clang++-19 -fplugin=clustrix.so` (or `clang-19 -x c ...` for C) compiles annotated loops
 // through the runtime in the same invocation. An AddBeforeMainAction runs a nested analysis
 // parse of the main file (where the token watcher can be installed), reports its diagnostics
-// into the user's engine, and overrides the main file's contents with the rewritten text before
-// the real compile lexes it.
+// into the user's engine, and overrides the contents of the main file, and of the project's
+// included files that hold annotated loops, with the rewritten text before the real compile
+// lexes them.
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Decide/Diagnostics.h"
@@ -25,6 +26,7 @@
 
 #include <dlfcn.h>
 #include <map>
+#include <set>
 
 using namespace clang;
 using namespace clustrix;
@@ -48,6 +50,67 @@ std::string runtimeIncludeDir() {
       return std::string(P);
   }
   return CLUSTRIX_RUNTIME_INCLUDE_DIR;
+}
+
+/// Whether the main file, or a file of the project it includes (directly or not), may hold an
+/// annotation: a lexical scan that follows `#include "..."` and `#include <...>` lines to files
+/// found in the including file's directory or in a user (non-system) search directory. It
+/// ignores conditionals, so it may say yes in vain; an include spelled through a macro is not
+/// followed, and the loops of such a header then stay as written.
+bool projectMayHoldAnnotations(CompilerInstance &CI, FileEntryRef Main, llvm::StringRef Text) {
+  if (mayContainAnnotations(Text))
+    return true;
+  FileManager &FM = CI.getFileManager();
+  HeaderSearch &HS = CI.getPreprocessor().getHeaderSearchInfo();
+  std::vector<std::string> UserDirs;
+  for (const DirectoryLookup &DL : HS.search_dir_range())
+    if (DL.getDirCharacteristic() == SrcMgr::C_User && DL.isNormalDir())
+      UserDirs.push_back(DL.getDirRef()->getName().str());
+  std::set<const FileEntry *> Seen{&Main.getFileEntry()};
+  std::vector<std::pair<std::string, std::string>> Work{
+      {llvm::sys::path::parent_path(Main.getName()).str(), Text.str()}};
+  constexpr size_t MaxFiles = 500; // a bound on the cost for files without annotations
+  while (!Work.empty() && Seen.size() < MaxFiles) {
+    auto [Dir, Body] = std::move(Work.back());
+    Work.pop_back();
+    llvm::SmallVector<llvm::StringRef, 64> Lines;
+    llvm::StringRef(Body).split(Lines, '\n');
+    for (llvm::StringRef L : Lines) {
+      L = L.ltrim();
+      if (!L.consume_front("#"))
+        continue;
+      L = L.ltrim();
+      if (!L.consume_front("include"))
+        continue;
+      L = L.ltrim();
+      if (L.empty() || (L[0] != '"' && L[0] != '<'))
+        continue;
+      char Close = L[0] == '"' ? '"' : '>';
+      size_t End = L.find(Close, 1);
+      if (End == llvm::StringRef::npos)
+        continue;
+      llvm::StringRef Name = L.substr(1, End - 1);
+      std::vector<std::string> Dirs;
+      if (Close == '"')
+        Dirs.push_back(Dir);
+      Dirs.insert(Dirs.end(), UserDirs.begin(), UserDirs.end());
+      for (const std::string &D : Dirs) {
+        llvm::SmallString<256> P(D);
+        llvm::sys::path::append(P, Name);
+        OptionalFileEntryRef FE = FM.getOptionalFileRef(P);
+        if (!FE)
+          continue;
+        if (Seen.insert(&FE->getFileEntry()).second)
+          if (auto Buf = FM.getBufferForFile(*FE)) {
+            if (mayContainAnnotations((*Buf)->getBuffer()))
+              return true;
+            Work.push_back({llvm::sys::path::parent_path(P).str(), (*Buf)->getBuffer().str()});
+          }
+        break;
+      }
+    }
+  }
+  return false;
 }
 
 class ClustrixAction : public PluginASTAction {
@@ -90,9 +153,10 @@ void ClustrixAction::run(CompilerInstance &CI) {
   if (!FE)
     return;
   // Read the file apart from the SourceManager, whose buffer must stay unloaded until it is
-  // overridden. Files without an annotation cost this read and nothing else.
+  // overridden. Files without an annotation, in them or in the project's files they include,
+  // cost these reads and nothing else.
   auto Buf = CI.getFileManager().getBufferForFile(*FE);
-  if (!Buf || !mayContainAnnotations((*Buf)->getBuffer())) {
+  if (!Buf || !projectMayHoldAnnotations(CI, *FE, (*Buf)->getBuffer())) {
     if (!ReportFile.empty())
       if (llvm::Error E = writeReport(ReportFile, {{FE->getName().str(), {}}}))
         CI.getDiagnostics().Report(CI.getDiagnostics().getCustomDiagID(
@@ -177,6 +241,17 @@ void ClustrixAction::run(CompilerInstance &CI) {
     HeaderSearch &HS = CI.getPreprocessor().getHeaderSearchInfo();
     HS.AddSearchPath(DirectoryLookup(*Dir, SrcMgr::C_System, /*isFramework=*/false),
                      /*isAngled=*/true);
+  }
+  // The project's included files that hold loops: replaced before the real compile opens them.
+  for (const auto &[Path, Text] : Out.Headers) {
+    OptionalFileEntryRef HE = CI.getFileManager().getOptionalFileRef(Path);
+    if (!HE) {
+      CI.getDiagnostics().Report(CI.getDiagnostics().getCustomDiagID(
+          DiagnosticsEngine::Error, "clustrix: cannot replace included file '%0'"))
+          << Path;
+      continue;
+    }
+    SM.overrideFileContents(*HE, llvm::MemoryBuffer::getMemBufferCopy(Text, HE->getName()));
   }
   SM.overrideFileContents(*FE, llvm::MemoryBuffer::getMemBufferCopy(Out.Rewritten,
                                                                      FE->getName()));

@@ -20,25 +20,35 @@ std::string getter(const std::string &Getter, const std::string &Kernel, const s
 } // namespace
 
 std::string
-clustrix::aheadOfTimeBlock(const std::vector<std::pair<std::string, std::string>> &Kernels) {
+clustrix::aheadOfTimeBlock(const std::vector<std::pair<std::string, std::string>> &Kernels,
+                           bool Shared) {
   if (Kernels.empty())
     return "";
   // The kernel text carries copies of the user's types and functions: each kernel has a
   // namespace of its own. The runtime then needs no NVRTC for it.
   std::string Out = "\n#if defined(__CUDACC__) && !defined(CLUSTRIX_NO_AOT)\n";
   for (size_t I = 0; I < Kernels.size(); ++I) {
-    const auto &[Name, Source] = Kernels[I];
-    std::string Hash = std::to_string(fnv1a64(Source));
-    Out += "namespace __clx_aot_" + std::to_string(I) + " {\n" + Source +
+    const auto &[Name, Text] = Kernels[I];
+    // The hash is the NVRTC text's: the runtime compares it with the descriptor's.
+    std::string Hash = std::to_string(fnv1a64(Text));
+    std::string Source = Text, Linkage = "extern \"C\" __global__";
+    if (Shared) {
+      Linkage = "static __global__";
+      std::string From = "extern \"C\" __global__ void " + Name + "(";
+      if (size_t At = Source.find(From); At != std::string::npos)
+        Source.replace(At, From.size(), "static __global__ void " + Name + "(");
+    }
+    std::string Space = "__clx_aot_" + (Shared ? Name : std::to_string(I));
+    Out += "namespace " + Space + " {\n" + Source +
            getter("__clx_get", Name, Name, Hash, "__clx_registered") +
            // Compiled with the same flags as the kernel: the runtime runs it once to learn
            // whether nvcc fused a*b+c (its default, --fmad=true), which would make the
            // kernel's results differ from the host's, and then uses NVRTC instead.
-           "extern \"C\" __global__ void " + Name +
+           Linkage + " void " + Name +
            "_fmad_probe(const double *In, double *Out) { Out[0] = In[0] * In[1] + In[2]; }\n" +
            getter("__clx_probe", Name + "_fmad_probe", Name + "_fmad_probe", Hash,
                   "__clx_probed") +
-           "} // namespace __clx_aot_" + std::to_string(I) + "\n";
+           "} // namespace " + Space + "\n";
   }
   return Out + "#endif\n";
 }

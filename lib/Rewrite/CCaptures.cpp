@@ -212,7 +212,7 @@ private:
   }
   bool inBody(SourceLocation L) const {
     L = SM.getExpansionLoc(L);
-    if (!SM.isWrittenInMainFile(L))
+    if (SM.getFileID(L) != SM.getFileID(SM.getExpansionLoc(Body->getBeginLoc())))
       return false;
     unsigned Off = SM.getFileOffset(L);
     return Off >= BodyBegin && Off < BodyEnd;

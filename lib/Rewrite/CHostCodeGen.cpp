@@ -56,7 +56,7 @@ CHostCodeGen::CHostCodeGen(const FileRewriter &FR, const FunctionDecl *Enclosing
   // refuseUnlessOutlinable has refused every loop with a problem.
   assert(Caps.problem().empty() && "an accepted C loop can be outlined");
   const SourceManager &SM = FR.sourceManager();
-  SourceLocation ForLoc = SM.getComposedLoc(FR.mainFile(), LoopBegin);
+  SourceLocation ForLoc = SM.getComposedLoc(FR.file(), LoopBegin);
   Suffix = std::to_string(SM.getSpellingLineNumber(ForLoc)) + "_" +
            std::to_string(SM.getSpellingColumnNumber(ForLoc));
 }

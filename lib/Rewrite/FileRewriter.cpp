@@ -20,14 +20,14 @@
 using namespace clang;
 using namespace clustrix;
 
-FileRewriter::FileRewriter(const SourceManager &SM, const LangOptions &LO,
+FileRewriter::FileRewriter(const SourceManager &SM, const LangOptions &LO, FileID File,
                            std::string PresumedName)
-    : SM(SM), LO(LO), Main(SM.getMainFileID()), PresumedName(std::move(PresumedName)),
-      Clean(SM.getBufferData(Main).str()) {}
+    : SM(SM), LO(LO), File(File), PresumedName(std::move(PresumedName)),
+      Clean(SM.getBufferData(File).str()) {}
 
 void FileRewriter::blankAttribute(const Annotation &A) {
   CharSourceRange R = SM.getExpansionRange(SourceRange(A.Begin, A.End));
-  if (!SM.isWrittenInMainFile(R.getBegin()))
+  if (SM.getFileID(R.getBegin()) != File)
     return;
   unsigned B = SM.getFileOffset(R.getBegin());
   SourceLocation EndLoc =
@@ -47,7 +47,7 @@ std::string FileRewriter::cleanText(unsigned Begin, unsigned End) const {
 }
 
 std::string FileRewriter::lineDirective(unsigned Offset) const {
-  SourceLocation L = SM.getComposedLoc(Main, Offset);
+  SourceLocation L = SM.getComposedLoc(File, Offset);
   unsigned Line = SM.getSpellingLineNumber(L);
   unsigned Col = SM.getSpellingColumnNumber(L);
   std::string S = "\n#line " + std::to_string(Line) + " " + cStringLiteral(PresumedName) + "\n";
@@ -144,6 +144,7 @@ std::string FileRewriter::result() const {
     Pos = E.Offset + E.Length;
   }
   Out += Clean.substr(Pos);
-  Out += aheadOfTimeBlock(AheadOfTime);
+  // An included file's kernels are static: several translation units include them.
+  Out += aheadOfTimeBlock(AheadOfTime, /*Shared=*/File != SM.getMainFileID());
   return Out;
 }

@@ -194,7 +194,7 @@ HostCodeGen::HostCodeGen(const FileRewriter &FR, const Stmt *Loop, const LoopRes
 
 std::string HostCodeGen::generate() {
   const SourceManager &SM = FR.sourceManager();
-  SourceLocation ForLoc = SM.getComposedLoc(FR.mainFile(), LoopBegin);
+  SourceLocation ForLoc = SM.getComposedLoc(FR.file(), LoopBegin);
   unsigned Line = SM.getSpellingLineNumber(ForLoc), Col = SM.getSpellingColumnNumber(ForLoc);
   std::string S;
   llvm::raw_string_ostream OS(S);

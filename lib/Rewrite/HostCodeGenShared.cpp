@@ -9,7 +9,7 @@ void hostgen::emitBlockHead(llvm::raw_ostream &OS, const FileRewriter &FR, unsig
                             const LoopResult &R, const LoopClauses &C, const Kernel &K,
                             llvm::function_ref<void()> Space, const RuntimeDialect &D) {
   const clang::SourceManager &SM = FR.sourceManager();
-  clang::SourceLocation ForLoc = SM.getComposedLoc(FR.mainFile(), LoopBegin);
+  clang::SourceLocation ForLoc = SM.getComposedLoc(FR.file(), LoopBegin);
   unsigned Line = SM.getSpellingLineNumber(ForLoc), Col = SM.getSpellingColumnNumber(ForLoc);
   OS << "{ /* clustrix: loop at line " << Line << " runs through libclustrix_rt */\n";
   Space();

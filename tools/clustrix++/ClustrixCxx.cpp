@@ -49,6 +49,8 @@ void usage() {
                "                             how refused loops are reported (default warning)\n"
                "  --clustrix-max-level=N     refuse loops above complexity level N (1-5)\n"
                "  --clustrix-emit-rewritten=FILE  keep the rewritten source\n"
+               "  --clustrix-project-root=DIR  rewrite no file outside DIR (default: every file\n"
+               "                             that is not a system header)\n"
                "  --show                     print the compiler command instead of running it\n"
                "  --help, --version\n\n"
                "Environment: CLUSTRIX_CXX overrides the compiler (default "

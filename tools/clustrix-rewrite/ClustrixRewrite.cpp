@@ -23,6 +23,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
+
 using namespace clang;
 using namespace clang::tooling;
 using namespace clustrix;
@@ -50,6 +52,16 @@ static llvm::cl::opt<std::string> KernelsDir(
     llvm::cl::value_desc("dir"), llvm::cl::cat(Category));
 static llvm::cl::opt<bool> Stdout("stdout", llvm::cl::desc("Write the result to standard output"),
                                   llvm::cl::cat(Category));
+static llvm::cl::opt<std::string> OutDir(
+    "out-dir",
+    llvm::cl::desc("Write every rewritten file (the inputs, and the project's included files that "
+                   "hold annotated loops) under <dir>, at its path relative to the project root"),
+    llvm::cl::value_desc("dir"), llvm::cl::cat(Category));
+static llvm::cl::opt<std::string> ProjectRoot(
+    "project-root",
+    llvm::cl::desc("Files outside <dir> are never rewritten (default with --out-dir: the "
+                   "current directory)"),
+    llvm::cl::value_desc("dir"), llvm::cl::cat(Category));
 
 namespace {
 /// Drops clang's "unknown attribute ignored" warning for `cluster::` attributes, which this tool
@@ -85,8 +97,47 @@ private:
 
 struct Result {
   std::vector<ReportUnit> Units; ///< One per translation unit, in the order they ran.
+  /// Included files written so far: their text, and the unit that wrote it.
+  std::map<std::string, std::pair<std::string, std::string>> Headers;
   bool Failed = false;
 };
+
+/// Path, absolute and without `.` or `..`.
+std::string normalized(llvm::StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+/// Where --out-dir puts File: its path relative to Root, under OutDir; empty when File is not
+/// under Root.
+std::string mirrored(llvm::StringRef File, llvm::StringRef Root) {
+  std::string F = normalized(File), R = normalized(Root);
+  llvm::StringRef Rel(F);
+  if (!Rel.consume_front(llvm::StringRef(R).rtrim('/')) || !Rel.starts_with("/"))
+    return "";
+  llvm::SmallString<256> P(normalized(OutDir));
+  llvm::sys::path::append(P, Rel.drop_front());
+  return std::string(P);
+}
+
+/// Writes Text to Path, creating its directory; false (with a message) when it cannot.
+bool writeFile(const std::string &Path, const std::string &Text) {
+  if (std::error_code EC = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path))) {
+    llvm::errs() << "clustrix-rewrite: cannot create the directory of '" << Path
+                 << "': " << EC.message() << "\n";
+    return false;
+  }
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
+  if (EC) {
+    llvm::errs() << "clustrix-rewrite: cannot write '" << Path << "': " << EC.message() << "\n";
+    return false;
+  }
+  OS << Text;
+  return true;
+}
 
 /// Runs the analysis action on each file and writes its output.
 class RewriteFactory : public FrontendActionFactory {
@@ -132,12 +183,44 @@ private:
       }
     }
     std::string Text = O.Changed ? O.Rewritten : SM.getBufferData(SM.getMainFileID()).str();
+    // Included files: the same text from every unit that includes them, or an error (a unit
+    // that sees other declarations before the file, or instantiates its templates otherwise).
+    for (const auto &[Header, HText] : O.Headers) {
+      std::string Key = normalized(Header);
+      auto [It, New] = Res.Headers.emplace(Key, std::make_pair(HText, In));
+      if (!New) {
+        if (It->second.first != HText) {
+          llvm::errs() << "clustrix-rewrite: '" << Header << "' is rewritten differently for '"
+                       << It->second.second << "' and for '" << In
+                       << "' (they instantiate its templates differently, or see other "
+                          "declarations before it); rewrite them apart, or build with the "
+                          "plugin\n";
+          Res.Failed = true;
+        }
+        continue;
+      }
+      std::string Path = mirrored(Header, ProjectRoot);
+      if (Path.empty() || !writeFile(Path, HText))
+        Res.Failed = true;
+    }
     O = PipelineOutput();
     if (Stdout) {
       llvm::outs() << Text;
       return;
     }
     std::string Path = OutputFile.empty() || NumFiles > 1 ? outputName(In) : OutputFile.getValue();
+    if (!OutDir.empty()) {
+      Path = mirrored(In, ProjectRoot);
+      if (Path.empty()) {
+        llvm::errs() << "clustrix-rewrite: '" << In << "' is outside the project root '"
+                     << ProjectRoot << "'; --out-dir writes only files under it\n";
+        Res.Failed = true;
+        return;
+      }
+      if (!writeFile(Path, Text))
+        Res.Failed = true;
+      return;
+    }
     std::error_code EC;
     llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
     if (EC) {
@@ -184,6 +267,17 @@ int main(int argc, const char **argv) {
     }
   }
   const auto &Files = Parser->getSourcePathList();
+  if (!OutDir.empty() && (!OutputFile.empty() || Stdout)) {
+    llvm::errs() << "clustrix-rewrite: --out-dir writes every file under its directory; it "
+                    "takes neither -o nor --stdout\n";
+    return 2;
+  }
+  if (!OutDir.empty() && ProjectRoot.empty())
+    ProjectRoot = ".";
+  // Included files are rewritten only where they can be written: under --out-dir.
+  Opts.Analysis.RewriteHeaders = !OutDir.empty();
+  if (!ProjectRoot.empty())
+    Opts.Analysis.ProjectRoot = normalized(ProjectRoot);
   if (!OutputFile.empty() && Files.size() > 1) {
     llvm::errs() << "clustrix-rewrite: -o takes one input file; with several, each is written "
                     "to <input>.clustrix.cpp\n";

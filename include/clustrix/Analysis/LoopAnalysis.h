@@ -19,7 +19,18 @@ namespace clustrix {
 /// Analysis options.
 struct AnalysisOptions {
   unsigned MaxLevel = 5; ///< Loops above this complexity level are refused.
+  /// Whether loops in included files are rewritten (the plugin overrides their buffers;
+  /// clustrix-rewrite writes them under --out-dir). Without it only the main file is.
+  bool RewriteHeaders = true;
+  /// When set, files outside this directory are never rewritten (nor are system headers).
+  std::string ProjectRoot;
 };
+
+/// Why the file that holds Loc (an expansion location) is never rewritten, or empty when it may
+/// be: a system header, a file outside Opts.ProjectRoot, an included file when headers are not
+/// rewritten.
+std::string whyFileNotRewritten(const clang::SourceManager &SM, clang::SourceLocation Loc,
+                                const AnalysisOptions &Opts);
 
 /// Analyzes loops of one translation unit.
 class LoopAnalyzer {

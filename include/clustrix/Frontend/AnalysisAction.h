@@ -27,6 +27,10 @@ struct PipelineOutput {
   std::vector<PendingDiag> Diags;
   std::vector<LoopRecord> Records;
   std::string Rewritten; ///< The new main file; empty when nothing changed.
+  /// The project's included files that hold annotated loops, rewritten: (path as the file
+  /// manager names it, new text). Each is rewritten the same way in every translation unit
+  /// that includes it, as long as the unit sees the same declarations before it.
+  std::vector<std::pair<std::string, std::string>> Headers;
   /// Kernel texts of the accepted loops that have a GPU form: (name, CUDA source).
   std::vector<std::pair<std::string, std::string>> Kernels;
   bool Changed = false;

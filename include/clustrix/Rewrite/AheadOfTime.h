@@ -15,8 +15,11 @@
 namespace clustrix {
 
 /// The `#if defined(__CUDACC__)` block for the kernels (name, text) of a file; empty when there
-/// are none.
-std::string aheadOfTimeBlock(const std::vector<std::pair<std::string, std::string>> &Kernels);
+/// are none. Shared: the file is included by several translation units, so its kernels are
+/// static (each unit registers its own copy under the same name) and its namespaces are named
+/// after the kernels, apart from the main file's.
+std::string aheadOfTimeBlock(const std::vector<std::pair<std::string, std::string>> &Kernels,
+                             bool Shared = false);
 
 } // namespace clustrix
 

@@ -22,10 +22,12 @@
 
 namespace clustrix {
 
-/// Rewrites one main file: the edits of all its loops, applied at once.
+/// Rewrites one file: the edits of all its loops, applied at once.
 class FileRewriter {
 public:
-  FileRewriter(const clang::SourceManager &SM, const clang::LangOptions &LO,
+  /// Rewrites File (the main file, or an included file of the project), which `#line`
+  /// directives and descriptors name PresumedName.
+  FileRewriter(const clang::SourceManager &SM, const clang::LangOptions &LO, clang::FileID File,
                std::string PresumedName);
 
   /// Blanks the attribute-specifier (or the macro invocation that expands to it).
@@ -65,7 +67,7 @@ public:
   std::string lineDirective(unsigned Offset) const;
   const clang::SourceManager &sourceManager() const { return SM; }
   const clang::LangOptions &langOpts() const { return LO; }
-  clang::FileID mainFile() const { return Main; }
+  clang::FileID file() const { return File; }
   const std::string &presumedName() const { return PresumedName; }
 
 private:
@@ -76,7 +78,7 @@ private:
 
   const clang::SourceManager &SM;
   const clang::LangOptions &LO;
-  clang::FileID Main;
+  clang::FileID File;
   std::string PresumedName;
   std::string Clean; ///< The original text with all attributes blanked.
   std::vector<Edit> Edits;
