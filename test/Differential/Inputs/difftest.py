@@ -314,17 +314,23 @@ def count_decisions(res, programs, report):
             loops = json.load(f)['loops']
     except (OSError, ValueError):
         return set()
-    by_line = {l['line']: l for l in loops}
+    by_line = {where(l): l for l in loops}
     for p in programs:
         for l in p['loops']:
-            rec = by_line.get(l['line'])
+            rec = by_line.get(where(l))
             if rec is None:
                 continue
             res.decisions[rec['decision']] += 1
             res.shapes[(l['shape'], rec['decision'])] += 1
             for reason in rec['reasons']:
                 res.reasons[reason['kind']] += 1
-    return {l['line'] for l in loops if l['decision'] == 'accepted'}
+    return {where(l) for l in loops if l['decision'] == 'accepted'}
+
+
+def where(loop):
+    """A loop's place, for a manifest entry and a report record alike: its file's name (the
+    program, or the batch's header) and its line."""
+    return (os.path.basename(loop.get('file', 'prog.cpp')), loop['line'])
 
 
 def single_compile_failure(cfg, folder, p):
@@ -364,7 +370,7 @@ def reduce_failure(cfg, folder, p, f, expected, accepted):
     os.makedirs(base, exist_ok=True)
     # The suspect first: most of the time it is the one.
     for l in sorted(p['loops'], key=lambda l: loop_number(l) != f.suspect):
-        if l['line'] not in accepted:
+        if where(l) not in accepted:
             continue
         d = os.path.join(base, 'loop%d' % loop_number(l))
         os.makedirs(d, exist_ok=True)
@@ -407,11 +413,13 @@ def save_reproducer(cfg, f, d, entry, expected, outs):
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(dest)
     shutil.copy(os.path.join(d, 'prog.cpp'), os.path.join(dest, 'prog.cpp'))
+    if os.path.exists(os.path.join(d, 'prog.h')):
+        shutil.copy(os.path.join(d, 'prog.h'), os.path.join(dest, 'prog.h'))
     decisions = []
     try:
         with open(os.path.join(d, 'report.json')) as fr:
             loops = json.load(fr)['loops']
-        decisions = [l for l in loops if l['line'] in {x['line'] for x in entry['loops']}]
+        decisions = [l for l in loops if where(l) in {where(x) for x in entry['loops']}]
     except (OSError, ValueError):
         pass
     with open(os.path.join(dest, 'decisions.json'), 'w') as fw:

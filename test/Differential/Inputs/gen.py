@@ -886,6 +886,7 @@ class Program:
         self.p = 'p%d_' % index
         self.only_loop = only_loop
         self.decls = []          # file-scope lines
+        self.hdecls = []         # file-scope lines of the batch's header (prog.h)
         self.body = []           # lines of pN_run
         self.storages, self.views1, self.views2 = [], [], []
         self.scalars, self.globals = [], []
@@ -1320,6 +1321,10 @@ class Program:
         # Automatic mode: the attribute on the function, none on the loop (on the function
         # that holds the loop when the shape moved it out, '@AUTO').
         automatic = place == 'function' and r.chance(0.2)
+        # '@HEADER' is '@OUTLINE' into the batch's header: the shape's functions live there.
+        in_header = '@HEADER' in lines
+        if in_header:
+            lines = ['@OUTLINE' if x == '@HEADER' else x for x in lines]
         outlined = '@OUTLINE' in lines
         if automatic:
             L.tags.add('automatic-mode')
@@ -1337,7 +1342,8 @@ class Program:
                         out.append('%s[[using cluster: %s]]' % (ind, attr))
                     else:
                         macro = '%sPAR%d' % (self.p, k)
-                        self.decls.append('#define %s [[cluster::%s]]' % (macro, attr))
+                        (self.hdecls if in_header else self.decls).append(
+                            '#define %s [[cluster::%s]]' % (macro, attr))
                         out.append(ind + macro)
             elif line.strip() == '@INNERATTR':
                 if annotate:
@@ -1360,7 +1366,10 @@ class Program:
         if outlined:
             # The shape's own functions (before '@OUTLINE') hold the loop; the rest calls them.
             at = out.index('@OUTLINE')
-            self.decls += out[:at]
+            if in_header:
+                self.hdecls += out[:at]
+            else:
+                self.decls += out[:at]
             out = out[at + 1:]
         if place == 'function':
             self.decls.append('%sstatic void %s(%s) {' % (
@@ -2949,6 +2958,34 @@ class Program:
         r.shuffle(calls)
         return lines + calls + show(a1, a2), clauses
 
+    def sp_header(self, L):
+        """Loops in a header of the batch (prog.h) that the program includes: an inline function,
+        and the template shapes whose functions are at file scope."""
+        r = self.rnd
+        if r.chance(0.35):
+            pre, fors, post, clauses = self.header(L, 'n', simple=True)
+            i, name = L.vars[0].name, self.p + self.fresh('hf')
+            L.tags.add('header-inline')
+            a, b, j = self.fresh('ha'), self.fresh('hb'), self.fresh('j')
+            seed = self.index * 19 + self.counter
+            lines = ['@AUTO', 'inline void %s(int n, double *x, const double *y) {' % name,
+                     '  @ATTR', '  %s { @FOR' % fl_line(fors),
+                     '    x[%s] = y[%s] * 0.5 + %s;' % (i, i, i), '  }', '}', '@HEADER']
+            lines += ['  std::vector<double> %s(n + 1), %s(n + 1);' % (a, b),
+                      '  for (int %s = 0; %s <= n; ++%s)' % (j, j, j),
+                      '    %s[%s] = (%s * 13 + %d) %% 101;' % (b, j, j, seed),
+                      '  %s(n, %s.data(), %s.data());' % (name, a, b),
+                      '  dt_arr("%s %s", %s.data(), %s.size());' % (L.tag, a, a, a)]
+            return lines, list(clauses)
+        for _ in range(4):
+            res = self.sp_template(L)
+            if res and '@OUTLINE' in res[0] and not any(t == 'template-generic-lambda'
+                                                        for t in L.tags):
+                L.tags.add('in-header')
+                return ['@HEADER' if x == '@OUTLINE' else x for x in res[0]], res[1]
+            L.tags.clear()
+        return None
+
     def sp_resident(self, L):
         """Loops whose data may stay on GPUs between calls (residency): the loop and a second
         annotated loop that reads what it wrote, in a time-step loop or one after the other,
@@ -3003,7 +3040,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
             'scalar_alias', 'append_alias', 'c89', 'c89', 'c89', 'c89', 'c89', 'c89']
 # Shapes added later: in normal runs a special loop is one of them with probability LATE_SHARE
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
-LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template']
+LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
@@ -3019,6 +3056,10 @@ def printer(ty):
     return {'int': 'dt_val', 'long long': 'dt_val', 'unsigned': 'dt_uval', 'double': 'dt_dval'}[ty]
 
 
+def fl_line(fors):
+    return fors[0]
+
+
 def build(seed, index, only_loop=None):
     """The text of program `index` (its declarations and run function) and its loops."""
     prog = Program(seed, index, only_loop)
@@ -3027,7 +3068,8 @@ def build(seed, index, only_loop=None):
         prog.gen_loop(k)
     lines = ['', '// ---- program %d ----' % index] + prog.decls
     lines += ['static void %srun() {' % prog.p] + prog.body + ['}']
-    return lines, prog.loops
+    hlines = ['', '// ---- program %d ----' % index] + prog.hdecls if prog.hdecls else []
+    return lines, prog.loops, hlines
 
 
 def main():
@@ -3042,19 +3084,28 @@ def main():
     ap.add_argument('--manifest', help='write the programs\' lines and loops as JSON')
     args = ap.parse_args()
     text = PRELUDE.rstrip('\n').split('\n')
+    # Shapes may put their functions in a header of the batch, which the program includes.
+    header_name = os.path.splitext(os.path.basename(args.output))[0] + '.h'
+    text += ['#include "%s"' % header_name]
+    htext = ['// Generated by test/Differential/Inputs/gen.py: the functions of the batch\'s',
+             '// programs that live in a header. Do not edit.', '#pragma once']
     manifest = []
     skip = {int(x) for x in args.skip.split(',') if x}
     numbers = [k for k in range(args.first, args.first + args.count) if k not in skip]
     for idx in numbers:
-        lines, loops = build(args.seed, idx, args.only_loop)
-        start = len(text) + 1
+        lines, loops, hlines = build(args.seed, idx, args.only_loop)
+        start, hstart = len(text) + 1, len(htext) + 1
         text += lines
+        htext += hlines
         entry = {'program': idx, 'first_line': start, 'last_line': len(text), 'loops': []}
         for marker, shape, tags, annotated in loops:
-            line = next(n for n in range(start, len(text) + 1)
-                        if text[n - 1].endswith('// ' + marker))
-            entry['loops'].append({'line': line, 'marker': marker, 'shape': shape,
-                                   'tags': tags, 'annotated': annotated})
+            where, first, name = text, start, os.path.basename(args.output)
+            if not any(x.endswith('// ' + marker) for x in text[start - 1:]):
+                where, first, name = htext, hstart, header_name
+            line = next(n for n in range(first, len(where) + 1)
+                        if where[n - 1].endswith('// ' + marker))
+            entry['loops'].append({'file': name, 'line': line, 'marker': marker,
+                                   'shape': shape, 'tags': tags, 'annotated': annotated})
         manifest.append(entry)
     text += ['', 'int main(int argc, char **argv) {',
              '  // With an argument, runs only that program (to find which one crashes).',
@@ -3065,6 +3116,8 @@ def main():
     text += ['  return 0;', '}', '']
     with open(args.output, 'w') as f:
         f.write('\n'.join(text))
+    with open(os.path.join(os.path.dirname(os.path.abspath(args.output)), header_name), 'w') as f:
+        f.write('\n'.join(htext) + '\n')
     if args.manifest:
         with open(args.manifest, 'w') as f:
             json.dump({'seed': args.seed, 'programs': manifest}, f, indent=1)
