@@ -533,7 +533,10 @@ void BodyWalker::innerRange(const ForStmt *F, const VarDecl *&IV,
     IV = nullptr;
     return;
   }
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+  // A bound that binds a temporary to a reference (`std::min(ii + 64, n)`) makes the
+  // condition a full-expression with cleanups around the comparison.
+  const auto *Cond =
+      dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreImplicit() : nullptr);
   if (!Cond)
     return;
   const Expr *L = Cond->getLHS()->IgnoreParenImpCasts();
@@ -555,6 +558,12 @@ void BodyWalker::innerRange(const ForStmt *F, const VarDecl *&IV,
   if (Dir == 0)
     return;
   Polynomial Init = polyOf(InitE, /*Exact=*/true), Bound = polyOf(BoundE, /*Exact=*/true);
+  // Clamped ends of a loop that counts up: a start `max(a, b)`, a bound `min(a, b)`.
+  std::optional<Polynomial> ClampInit, ClampBound;
+  if (Dir > 0 && !Init.isValid())
+    clampedBound(InitE, /*Min=*/false, Init, ClampInit);
+  if (Dir > 0 && !Bound.isValid() && (Op == BO_LT || Op == BO_LE))
+    clampedBound(BoundE, /*Min=*/true, Bound, ClampBound);
   // A start with a residue (`j = 1 + (i + 1) % 2`, red-black sweeps) when counting up.
   Polynomial ResidueNum = Polynomial::constant(0);
   int64_t ResidueDiv = 1;
@@ -571,7 +580,13 @@ void BodyWalker::innerRange(const ForStmt *F, const VarDecl *&IV,
     Range = PolyRange{Bound + One, Init};
   else if (Dir < 0 && Op == BO_GE)
     Range = PolyRange{Bound, Init};
-  if (Range && (!fitsBoxProgram(Range->Lo) || !fitsBoxProgram(Range->Hi)))
+  if (Range && ClampInit)
+    Range->ClampLo = *ClampInit;
+  if (Range && ClampBound)
+    Range->ClampHi = Op == BO_LT ? *ClampBound - One : *ClampBound;
+  if (Range && (!fitsBoxProgram(Range->Lo) || !fitsBoxProgram(Range->Hi) ||
+                (Range->ClampLo && !fitsBoxProgram(*Range->ClampLo)) ||
+                (Range->ClampHi && !fitsBoxProgram(*Range->ClampHi))))
     Range.reset(); // the variable then makes subscripts non-affine
   if (!Range)
     return;
@@ -589,6 +604,63 @@ void BodyWalker::innerRange(const ForStmt *F, const VarDecl *&IV,
   }
   if (auto T = (Range->Hi - Range->Lo).asConstant())
     Trips = *T + 1 > 0 ? double(*T + 1) / double(Range->Step) : 1.0;
+}
+
+/// The operands of E when it is the smaller (Min) or larger of two integers: `std::min(a, b)`,
+/// `std::max(a, b)`, or a conditional that chooses between its own two compared operands
+/// (`a < b ? a : b`, as MIN macros expand).
+bool BodyWalker::splitMinMax(const Expr *E, bool Min, const Expr *&A, const Expr *&B) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD || CE->getNumArgs() != 2 || !FD->isInStdNamespace() || !FD->getIdentifier() ||
+        FD->getName() != (Min ? "min" : "max"))
+      return false;
+    A = CE->getArg(0)->IgnoreImplicit();
+    B = CE->getArg(1)->IgnoreImplicit();
+    return true;
+  }
+  const auto *CO = dyn_cast<ConditionalOperator>(E);
+  if (!CO)
+    return false;
+  const auto *Cmp = dyn_cast<BinaryOperator>(CO->getCond()->IgnoreParenImpCasts());
+  if (!Cmp || !Cmp->isRelationalOp())
+    return false;
+  // `x < y ? x : y` and `x > y ? y : x` are min(x, y); the others max.
+  bool Less = Cmp->getOpcode() == BO_LT || Cmp->getOpcode() == BO_LE;
+  Polynomial X = polyOf(Cmp->getLHS(), /*Exact=*/true), Y = polyOf(Cmp->getRHS(), /*Exact=*/true);
+  Polynomial T = polyOf(CO->getTrueExpr(), /*Exact=*/true);
+  Polynomial F = polyOf(CO->getFalseExpr(), /*Exact=*/true);
+  if (!X.isValid() || !Y.isValid() || !T.isValid() || !F.isValid())
+    return false;
+  bool PicksX = T == X && F == Y, PicksY = T == Y && F == X;
+  if (!PicksX && !PicksY)
+    return false;
+  // Picking the smaller: `x < y ? x : y` or `x > y ? y : x`.
+  bool IsMin = Less == PicksX;
+  if (IsMin != Min)
+    return false;
+  A = CO->getTrueExpr();
+  B = CO->getFalseExpr();
+  return true;
+}
+
+/// A bound that is the min (Min) or max of two affine integers: the one that depends on the
+/// nest's variables (a tile's own end) becomes Primary, the other Clamp. False, with both left
+/// alone, otherwise.
+bool BodyWalker::clampedBound(const Expr *E, bool Min, Polynomial &Primary,
+                              std::optional<Polynomial> &Clamp) {
+  const Expr *A = nullptr, *B = nullptr;
+  if (!splitMinMax(E, Min, A, B))
+    return false;
+  Polynomial PA = polyOf(A, /*Exact=*/true), PB = polyOf(B, /*Exact=*/true);
+  if (!PA.isValid() || !PB.isValid())
+    return false;
+  if (PA.loopVars().empty() && !PB.loopVars().empty())
+    std::swap(PA, PB);
+  Primary = PA;
+  Clamp = PB;
+  return true;
 }
 
 /// A loop start `A + N % D`, `N % D + A` or `N % D` with D a positive constant: A, with N and D

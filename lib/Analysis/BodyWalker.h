@@ -175,6 +175,9 @@ public:
   // Walker methods named in StmtCoverage.def, one per modelled class (or group of classes).
   // --- Statements (BodyWalker.cpp)
   void findPrivateDefinitions(const clang::Stmt *Body);
+  bool splitMinMax(const clang::Expr *E, bool Min, const clang::Expr *&A, const clang::Expr *&B);
+  bool clampedBound(const clang::Expr *E, bool Min, Polynomial &Primary,
+                    std::optional<Polynomial> &Clamp);
   void walkCompound(const clang::CompoundStmt *S);
   void walkDeclStmt(const clang::DeclStmt *S);
   void walkIf(const clang::IfStmt *S);

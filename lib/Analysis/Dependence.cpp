@@ -21,13 +21,19 @@ std::optional<PolyRange> clustrix::symbolicRange(const Polynomial &P, const Rang
     auto It = Ranges.find(V.Key);
     if (It == Ranges.end())
       return std::nullopt;
-    // The variable's own bounds may mention enclosing loop variables (triangular nests).
-    std::optional<PolyRange> VR{It->second};
-    if (!It->second.Lo.loopVars().empty() || !It->second.Hi.loopVars().empty()) {
+    // The variable's own bounds may mention enclosing loop variables (triangular nests). A
+    // clamped end without loop variables (`j < min(jt + 16, n)`: n) is a bound of its own.
+    PolyRange Own = It->second;
+    if (Own.ClampLo && Own.ClampLo->loopVars().empty())
+      Own.Lo = *Own.ClampLo;
+    if (Own.ClampHi && Own.ClampHi->loopVars().empty())
+      Own.Hi = *Own.ClampHi;
+    std::optional<PolyRange> VR{Own};
+    if (!Own.Lo.loopVars().empty() || !Own.Hi.loopVars().empty()) {
       RangeMap Rest = Ranges;
       Rest.erase(V.Key);
-      std::optional<PolyRange> L = symbolicRange(It->second.Lo, Rest);
-      std::optional<PolyRange> H = symbolicRange(It->second.Hi, Rest);
+      std::optional<PolyRange> L = symbolicRange(Own.Lo, Rest);
+      std::optional<PolyRange> H = symbolicRange(Own.Hi, Rest);
       if (!L || !H)
         return std::nullopt;
       VR = PolyRange{L->Lo, H->Hi};

@@ -112,6 +112,10 @@ bool writtenInFull(const Region &Reg, const std::vector<const Access *> &As,
     std::vector<PolyVar> Vs = P.loopVars();
     if (Vs.size() != 1 || Used.count(Vs[0].Key))
       return false;
+    // A variable with a clamped bound may skip values that its interval, and so the box, has.
+    for (const auto &[V, Range] : R.InnerRanges)
+      if (V.Key == Vs[0].Key && Range.isClamped())
+        return false;
     Used.insert(Vs[0].Key);
     auto C = P.coefficientOf(Vs[0]).asConstant();
     if (!C || (*C != 1 && *C != -1))

@@ -57,7 +57,8 @@ public:
         if (It == Ranges.end())
           continue;
         const PolyRange &R = It->second;
-        if (!add(R.Lo) || !add(R.Hi) || (R.isLattice() && (!add(R.Base) || !add(R.ResidueNum))))
+        if (!add(R.Lo) || !add(R.Hi) || (R.isLattice() && (!add(R.Base) || !add(R.ResidueNum))) ||
+            (R.ClampLo && !add(*R.ClampLo)) || (R.ClampHi && !add(*R.ClampHi)))
           return false;
         Changed = true;
       }
@@ -137,6 +138,11 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
       const PolyRange &R = It->second;
       And(Names.text(R.Lo, I) + " <= " + Names.loop(V, I));
       And(Names.loop(V, I) + " <= " + Names.text(R.Hi, I));
+      // Both ends of a clamped bound hold: `v < min(a, b)` is `v < a and v < b`.
+      if (R.ClampLo)
+        And(Names.text(*R.ClampLo, I) + " <= " + Names.loop(V, I));
+      if (R.ClampHi)
+        And(Names.loop(V, I) + " <= " + Names.text(*R.ClampHi, I));
       // A loop with a constant step, or a start with a residue (`j = 1 + i % 2; j += 2`):
       // the values reached from the start, not the whole interval.
       if (R.isLattice()) {

@@ -36,10 +36,19 @@ public:
   BoxTables(const LoopResult &R, const RuntimeDialect &D) : R(R), D(D), N(R.Nest.size()) {
     for (size_t I = 0; I < R.InnerRanges.size(); ++I)
       Index[R.InnerRanges[I].first.Key] = unsigned(N + I);
+    bool AnyClamp = false;
     for (size_t I = 0; I < R.InnerRanges.size(); ++I) {
-      unsigned L = addExpr(R.InnerRanges[I].second.Lo), H = addExpr(R.InnerRanges[I].second.Hi);
+      const PolyRange &IR = R.InnerRanges[I].second;
+      unsigned L = addExpr(IR.Lo), H = addExpr(IR.Hi);
       Inner.push_back(std::to_string(L) + ", " + std::to_string(H));
+      // 0xFFFF: no clamp (the runtime's NoClamp).
+      std::string CL = IR.ClampLo ? std::to_string(addExpr(*IR.ClampLo)) : "65535";
+      std::string CH = IR.ClampHi ? std::to_string(addExpr(*IR.ClampHi)) : "65535";
+      Clamp.push_back(CL + ", " + CH);
+      AnyClamp |= IR.isClamped();
     }
+    if (!AnyClamp)
+      Clamp.clear();
     for (size_t RI = 0; RI < R.Regions.size(); ++RI)
       addAccesses(unsigned(RI));
   }
@@ -58,7 +67,7 @@ private:
   size_t N;
   std::map<const void *, unsigned> Index;
   std::vector<std::string> Symbols;
-  std::vector<std::string> Terms, Exprs, Inner, Accesses, Ranks;
+  std::vector<std::string> Terms, Exprs, Inner, Clamp, Accesses, Ranks;
 };
 
 unsigned BoxTables::varIndex(const PolyVar &V) {
@@ -129,6 +138,9 @@ void BoxTables::emit(llvm::raw_ostream &OS) const {
   if (!Inner.empty())
     OS << "    static const " << D.fixedInt("uint16_t") << " __clx_inner[] = {" << joined(Inner, "")
        << "};\n";
+  if (!Clamp.empty())
+    OS << "    static const " << D.fixedInt("uint16_t") << " __clx_clamp[] = {" << joined(Clamp, "")
+       << "};\n";
   OS << "    static const " << D.record("BoxAccess") << " __clx_accs[] = {"
      << joined(Accesses, descriptor::init(descriptor::BoxAccess{A::Region(0), A::First(0),
                                                                      A::Write(0)}))
@@ -141,7 +153,8 @@ void BoxTables::emit(llvm::raw_ostream &OS) const {
             P::Terms("__clx_terms"), P::Exprs("__clx_exprs"),
             P::InnerRange(Inner.empty() ? D.null() : "__clx_inner"), P::Accesses("__clx_accs"),
             P::NumAccesses(Accesses.size()), P::Rank("__clx_rank"),
-            P::NumRegions(R.Regions.size())})
+            P::NumRegions(R.Regions.size()),
+            P::InnerClamp(Clamp.empty() ? D.null() : "__clx_clamp")})
      << ";\n";
 }
 

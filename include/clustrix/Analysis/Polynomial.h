@@ -101,6 +101,10 @@ struct PolyRange {
   Polynomial ResidueNum = Polynomial::constant(0);
   int64_t ResidueDiv = 1;
   bool isLattice() const { return Step > 1 || ResidueDiv > 1; }
+  /// A clamped bound (`i < std::min(ii + B, n)`, `i = std::max(0, k - 1)`): the values also stay
+  /// at or below ClampHi and at or above ClampLo. The interval alone is a sound superset.
+  std::optional<Polynomial> ClampLo, ClampHi;
+  bool isClamped() const { return ClampLo || ClampHi; }
 };
 
 /// Whether A <= B holds for every value of the symbols, as far as a constant difference shows.

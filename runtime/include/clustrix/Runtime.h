@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <utility>
 
-#define CLUSTRIX_RT_ABI_VERSION 3
+#define CLUSTRIX_RT_ABI_VERSION 4
 
 namespace clustrix {
 namespace rt {

@@ -15,6 +15,9 @@ namespace clustrix {
 namespace rt {
 
 namespace {
+/// InnerClamp's "no clamp".
+constexpr uint16_t NoClamp = 0xFFFF;
+
 Ival evalExpr(const BoxProgram &P, const BoxExpr &E, const std::vector<Ival> &Vars, bool &Empty) {
   Ival Sum = ivalOf(0);
   for (uint16_t T = E.First; T < E.First + E.Count; ++T) {
@@ -72,7 +75,16 @@ void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Sym
     bool Unused = false;
     Ival L = evalExpr(P, P.Exprs[P.InnerRange[2 * I]], Vars, Unused);
     Ival H = evalExpr(P, P.Exprs[P.InnerRange[2 * I + 1]], Vars, Unused);
-    Vars[P.NumNest + I] = {L.Lo, H.Hi};
+    int64_t Lo = L.Lo, Hi = H.Hi;
+    // A clamped end: the variable is at most min(Hi, ClampHi) at every point, so at most the
+    // smaller of their largest values (and at least the larger of the smallest starts).
+    if (P.InnerClamp) {
+      if (uint16_t C = P.InnerClamp[2 * I]; C != NoClamp)
+        Lo = std::max(Lo, evalExpr(P, P.Exprs[C], Vars, Unused).Lo);
+      if (uint16_t C = P.InnerClamp[2 * I + 1]; C != NoClamp)
+        Hi = std::min(Hi, evalExpr(P, P.Exprs[C], Vars, Unused).Hi);
+    }
+    Vars[P.NumNest + I] = {Lo, Hi};
   }
   std::vector<bool> Any(P.NumRegions, false);
   for (uint16_t R = 0; R < P.NumRegions; ++R)

@@ -2958,6 +2958,64 @@ class Program:
         r.shuffle(calls)
         return lines + calls + show(a1, a2), clauses
 
+    def sp_clamp(self, L):
+        """Tiled loops whose inner bound is clamped: std::min, a MIN macro, a conditional, a
+        std::max start, and the neighbours that must stay serial (tiles one element too long,
+        a max taken for an upper bound), on 1-D arrays and a flattened transpose."""
+        r = self.rnd
+        kind = r.choice(['min', 'macro', 'cond', 'cond-swapped', 'max-start', 'wrong-max',
+                         'transpose'])
+        pre, fors, post, clauses = self.header(L, 'n', simple=True)
+        L.tags.add('clamp-' + kind)
+        ii, tag = L.vars[0].name, L.tag
+        T = r.choice([4, 8, 16, 32])
+        d = r.wpick([(5, 0), (1, 1), (1, -1)])
+        i, j, x, y, k = (self.fresh(v) for v in ('ci', 'cj', 'cx', 'cy', 'ck'))
+        seed = self.index * 23 + self.counter
+        end = '%s + %d' % (ii, T + d)
+        if kind == 'macro':
+            mac = self.p + self.fresh('MIN')
+            self.decls.append('#define %s(a, b) ((a) < (b) ? (a) : (b))' % mac)
+            bound = '%s(%s, n)' % (mac, end)
+        elif kind == 'cond':
+            bound = '(%s < n ? %s : n)' % (end, end)
+        elif kind == 'cond-swapped':
+            bound = '(n < %s ? n : %s)' % (end, end)
+        elif kind == 'wrong-max':
+            bound = 'std::max(%s, n)' % end
+        else:
+            bound = 'std::min(%s, n)' % end
+        start = 'std::max(%s, 1)' % ii if kind == 'max-start' else ii
+        # Room for a tile that runs past n ('wrong-max': up to ii + T + 1 for ii < n).
+        lines = list(pre) + ['  std::vector<int> %s(n + 40), %s(n + 40);' % (x, y),
+                             '  for (int %s = 0; %s < n + 40; ++%s)' % (k, k, k),
+                             '    %s[%s] = %s[%s] = (%s * 37 + %d) %% 1000;' % (x, k, y, k, k, seed)]
+        if kind == 'transpose':
+            m = r.choice([7, 13, 20, 33])
+            it, jt = ii, self.fresh('jt')
+            lines = list(pre) + ['  std::vector<int> %s(%d), %s(%d);' % (x, m * m, y, m * m),
+                                 '  for (int %s = 0; %s < %d; ++%s)' % (k, k, m * m, k),
+                                 '    %s[%s] = (%s * 41 + %d) %% 1000;' % (y, k, k, seed)]
+            lines += ['  @ATTR',
+                      '  for (int %s = 0; %s < %d; %s += %d) { @FOR' % (it, it, m, it, T),
+                      '    for (int %s = 0; %s < %d; %s += %d)' % (jt, jt, m, jt, T),
+                      '      for (int %s = %s; %s < std::min(%d, %s + %d); ++%s)' % (
+                          i, it, i, m, it, T + d, i),
+                      '        for (int %s = %s; %s < std::min(%d, %s + %d); ++%s)' % (
+                          j, jt, j, m, jt, T, j),
+                      '          %s[%s * %d + %s] = (%s[%s * %d + %s] + %s[%s * %d + %s] + 1) %% 1000;' % (
+                          x, i, m, j, x, i, m, j, y, j, m, i),
+                      '  }']
+        else:
+            lines += ['  @ATTR',
+                      '  for (int %s = 0; %s < n; %s += %d) { @FOR' % (ii, ii, ii, T),
+                      '    for (int %s = %s; %s < %s; ++%s)' % (i, start, i, bound, i),
+                      '      %s[%s] = (%s[%s] + %s[%s - %d] + 1) %% 1000;' % (
+                          x, i, x, i, y, i, 1 if kind == 'max-start' else 0),
+                      '  }']
+        lines += list(post) + ['  dt_arr("%s %s", %s.data(), %s.size());' % (tag, x, x, x)]
+        return lines, list(clauses)
+
     def sp_header(self, L):
         """Loops in a header of the batch (prog.h) that the program includes: an inline function,
         and the template shapes whose functions are at file scope."""
@@ -3040,7 +3098,8 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
             'scalar_alias', 'append_alias', 'c89', 'c89', 'c89', 'c89', 'c89', 'c89']
 # Shapes added later: in normal runs a special loop is one of them with probability LATE_SHARE
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
-LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header']
+LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
+                 'clamp']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 

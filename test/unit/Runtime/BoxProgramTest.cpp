@@ -23,7 +23,7 @@ TEST(BoxProgramTest, HullsOfAccessesOverAChunk) {
   static const uint16_t Inner[] = {4, 5};
   static const BoxAccess Accesses[] = {{0, 0, 0}, {0, 1, 0}, {1, 2, 1}};
   static const uint8_t Rank[] = {1, 2};
-  static const BoxProgram P = {1, 1, 1, Terms, Exprs, Inner, Accesses, 3, Rank, 2};
+  static const BoxProgram P = {1, 1, 1, Terms, Exprs, Inner, Accesses, 3, Rank, 2, nullptr};
   const uint64_t Trips[] = {100};
   const int64_t Syms[] = {8};
   Box Out[2];
@@ -49,7 +49,7 @@ TEST(BoxProgramTest, CollapsedNestRowsAndColumns) {
   static const BoxExpr Exprs[] = {{0, 1}, {1, 1}};
   static const BoxAccess Accesses[] = {{0, 0, 1}};
   static const uint8_t Rank[] = {2};
-  static const BoxProgram P = {2, 0, 0, Terms, Exprs, nullptr, Accesses, 1, Rank, 1};
+  static const BoxProgram P = {2, 0, 0, Terms, Exprs, nullptr, Accesses, 1, Rank, 1, nullptr};
   const uint64_t Trips[] = {5, 10};
   Box Out[1];
   evalBoxHulls(P, Trips, nullptr, 20, 40, Out); // rows 2 and 3, whole
@@ -71,7 +71,7 @@ TEST(BoxProgramTest, ProgramBoxesAppliesFrames) {
   static const BoxExpr Exprs[] = {{0, 2}}; // 2*k0 + 1
   static const BoxAccess Accesses[] = {{0, 0, 1}};
   static const uint8_t Rank[] = {1, 1};
-  static const BoxProgram P = {1, 0, 0, Terms, Exprs, nullptr, Accesses, 1, Rank, 2};
+  static const BoxProgram P = {1, 0, 0, Terms, Exprs, nullptr, Accesses, 1, Rank, 2, nullptr};
   const uint64_t Trips[] = {50};
   double A[101];
   int Table[7];
@@ -108,7 +108,7 @@ TEST(BoxProgramTest, WriteBoxesLeaveReadsOut) {
   static const uint16_t Inner[] = {3, 4};
   static const BoxAccess Accesses[] = {{0, 0, 1}, {0, 2, 0}}; // a[k0][j] written, a[k][j] read
   static const uint8_t Rank[] = {2};
-  static const BoxProgram P = {1, 1, 1, Terms, Exprs, Inner, Accesses, 2, Rank, 1};
+  static const BoxProgram P = {1, 1, 1, Terms, Exprs, Inner, Accesses, 2, Rank, 1, nullptr};
   const uint64_t Trips[] = {64};
   const int64_t Syms[] = {3};
   double A[64][10];
@@ -126,8 +126,40 @@ TEST(BoxProgramTest, WriteBoxesLeaveReadsOut) {
   EXPECT_EQ(Written[0].Base, static_cast<void *>(A));
   // A region nothing writes has an empty write box.
   static const BoxAccess ReadOnly[] = {{0, 2, 0}};
-  static const BoxProgram Q = {1, 1, 1, Terms, Exprs, Inner, ReadOnly, 1, Rank, 1};
+  static const BoxProgram Q = {1, 1, 1, Terms, Exprs, Inner, ReadOnly, 1, Rank, 1, nullptr};
   const ProgramBoxes EnvQ = {&Q, Trips, Syms, Frames};
   programWriteBoxes(const_cast<ProgramBoxes *>(&EnvQ), 10, 20, Written);
   EXPECT_EQ(Written[0].Lo[0], Written[0].Hi[0]);
+}
+
+// A tiled loop: for ii (step 4, normalized k0 = ii / 4), for i in [4*k0, min(4*k0 + 3, n - 1)]:
+// a[i] written. The clamp keeps the last tile's box inside the array; without the clamp the box
+// would reach 4*k0 + 3.
+TEST(BoxProgramTest, ClampedInnerBoundStopsAtTheSmallerEnd) {
+  static const BoxTerm Terms[] = {
+      {4, 1, {0, 0, 0, 0}},  // 0: 4*k0 (i's start)
+      {4, 1, {0, 0, 0, 0}},  // 1: 4*k0 (i's end ...
+      {3, 0, {0, 0, 0, 0}},  // 2:   ... + 3)
+      {1, 1, {2, 0, 0, 0}},  // 3: n (the clamp ...
+      {-1, 0, {0, 0, 0, 0}}, // 4:   ... - 1)
+      {1, 1, {1, 0, 0, 0}},  // 5: i
+  };
+  static const BoxExpr Exprs[] = {{0, 1}, {1, 2}, {3, 2}, {5, 1}};
+  static const uint16_t Inner[] = {0, 1};
+  static const uint16_t Clamp[] = {0xFFFF, 2};
+  static const BoxAccess Accesses[] = {{0, 3, 1}};
+  static const uint8_t Rank[] = {1};
+  static const BoxProgram P = {1, 1, 1, Terms, Exprs, Inner, Accesses, 1, Rank, 1, Clamp};
+  const uint64_t Trips[] = {3}; // n = 10: tiles 0, 4, 8
+  const int64_t Syms[] = {10};
+  Box Out[1];
+  evalBoxHulls(P, Trips, Syms, 0, 3, Out);
+  EXPECT_EQ(Out[0].Lo[0], 0);
+  EXPECT_EQ(Out[0].Hi[0], 10); // a[0] .. a[9], not a[11]
+  evalBoxHulls(P, Trips, Syms, 1, 2, Out);
+  EXPECT_EQ(Out[0].Lo[0], 4);
+  EXPECT_EQ(Out[0].Hi[0], 8); // the clamp does not bind for the middle tile
+  static const BoxProgram Unclamped = {1, 1, 1, Terms, Exprs, Inner, Accesses, 1, Rank, 1, nullptr};
+  evalBoxHulls(Unclamped, Trips, Syms, 0, 3, Out);
+  EXPECT_EQ(Out[0].Hi[0], 12);
 }

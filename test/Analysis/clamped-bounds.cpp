@@ -1,0 +1,74 @@
+// Inner bounds clamped by std::min / std::max or a conditional that picks one of its two
+// compared operands (a MIN macro), as tiled and blocked loops write them: the variable's range
+// has both ends, in the exact dependence test and in the runtime's boxes. Each accepted form
+// has a refused neighbour: tiles that overlap, a max taken for an upper bound, a conditional
+// that picks something else.
+// RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark|note}}:"
+// REQUIRES: compiler
+
+#include <algorithm>
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+
+void tiles(int n, double *a, const double *b) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: b; out: a
+  [[cluster::gpu_parallel]]
+  for (int ii = 0; ii < n; ii += 64)
+    for (int i = ii; i < std::min(ii + 64, n); ++i)
+      a[i] = b[i] * 2;
+}
+
+void tilesMacro(int n, double *a, const double *b) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: a, b; out: a
+  [[cluster::gpu_parallel]]
+  for (int ii = 0; ii < n; ii += 32)
+    for (int i = ii; i < MIN(ii + 32, n); ++i)
+      a[i] = a[i] + b[i];
+}
+
+void tilesSwapped(int n, double *a) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); out: a
+  [[cluster::gpu_parallel]]
+  for (int ii = 0; ii < n; ii += 16)
+    for (int i = std::max(ii, 3); i < (ii + 16 > n ? n : ii + 16); ++i)
+      a[i] = i;
+}
+
+void transpose(int n, double *out, const double *in) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 3 (score 22); in: in; out: out
+  [[cluster::gpu_parallel]]
+  for (int it = 0; it < n; it += 16)
+    for (int jt = 0; jt < n; jt += 16)
+      for (int i = it; i < std::min(n, it + 16); ++i)
+        for (int j = jt; j < std::min(n, jt + 16); ++j)
+          out[i * n + j] = in[j * n + i];
+}
+
+// Tiles of 32 iterations that each reach 33 elements: neighbours overlap.
+void overlapping(int n, double *a) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  [[cluster::gpu_parallel]]
+  for (int ii = 0; ii < n; ii += 32)
+    for (int i = ii; i < MIN(ii + 33, n); ++i)
+      a[i] = a[i] + 1;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+}
+
+// A max is not a clamp of an upper bound: the tile may run to n.
+void maxBound(int n, double *a) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int ii = 0; ii < n; ii += 8)
+    for (int i = ii; i < std::max(ii + 8, n); ++i)
+      a[i] = 1;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+}
+
+// A conditional that picks neither of its compared operands is no min.
+void notAMin(int n, int m, double *a) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int ii = 0; ii < n; ii += 8)
+    for (int i = ii; i < (ii + 8 < n ? ii + 8 : m); ++i)
+      a[i] = 1;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+}
