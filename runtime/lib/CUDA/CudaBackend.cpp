@@ -19,6 +19,7 @@
 #include "Plan/Regions.h"
 #include "Support/ConfigState.h"
 #include "Support/Log.h"
+#include "Support/Trace.h"
 
 #include <algorithm>
 #include <atomic>
@@ -28,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace clustrix {
 namespace rt {
@@ -136,6 +138,22 @@ void releaseBuffer(const DriverApi &Api, DeviceState &S, CUdeviceptr Ptr, size_t
   Api.cuMemFree(Ptr);
 }
 
+/// A synchronization's trace event on device Ordinal's track (callers test trace::on()).
+void syncSpan(std::optional<trace::Span> &Sp, int Ordinal, const char *What) {
+  Sp.emplace(trace::deviceTrack("cuda" + std::to_string(Ordinal)), "sync", "sync");
+  Sp->args().add("call", What).add("device", "cuda" + std::to_string(Ordinal));
+}
+
+/// A copy's trace event on device Ordinal's track: Dir is H2D, D2H, D2D or peer.
+void copySpan(std::optional<trace::Span> &Sp, int Ordinal, const char *Dir, uint64_t Bytes,
+              const std::string &From, const std::string &To, const char *Array) {
+  Sp.emplace(trace::deviceTrack("cuda" + std::to_string(Ordinal)), std::string("copy ") + Dir,
+             "copy");
+  Sp->args().add("dir", Dir).add("bytes", Bytes).add("from", From).add("to", To);
+  if (Array)
+    Sp->args().add("array", Array);
+}
+
 /// Errors after which the context cannot be used again.
 bool sticky(CUresult R) { return (R >= 700 && R <= 720) || R == 999 || R == CUDA_ERROR_DEINITIALIZED; }
 
@@ -174,7 +192,12 @@ void CudaMemory::free(uint64_t Ptr, size_t) {
   std::string Ignored;
   if (S.Lost || !current(Ignored))
     return; // a lost context's memory goes with it
-  Api.cuStreamSynchronize(S.Streams[0]); // no resident work may still use it
+  {
+    std::optional<trace::Span> Sp;
+    if (trace::on())
+      syncSpan(Sp, Ordinal, "cuStreamSynchronize before cuMemFree");
+    Api.cuStreamSynchronize(S.Streams[0]); // no resident work may still use it
+  }
   Api.cuMemFree(Ptr);
 }
 
@@ -192,8 +215,13 @@ bool CudaMemory::toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err)
   const DriverApi &Api = DriverApi::get();
   CUresult Code = CUDA_SUCCESS;
   bool Ok = current(Err) &&
-            CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyDtoHAsync(Dst, Src, Bytes, S.Streams[0])) &&
-            CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
+            CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyDtoHAsync(Dst, Src, Bytes, S.Streams[0]));
+  if (Ok) {
+    std::optional<trace::Span> Sp;
+    if (trace::on())
+      syncSpan(Sp, Ordinal, "cuStreamSynchronize");
+    Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
+  }
   if (!Ok && sticky(Code))
     S.Lost = true;
   return Ok;
@@ -234,7 +262,11 @@ bool CudaMemory::fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t
   CUresult Code = CUDA_SUCCESS;
   // The source's resident work (the kernels that wrote it) first; then the copy, in order with
   // this device's work.
+  std::optional<trace::Span> Sp;
+  if (trace::on())
+    syncSpan(Sp, Ordinal, "cuStreamSynchronize of the source");
   bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(O.Streams[0]));
+  Sp.reset();
   if (!Ok) {
     if (sticky(Code))
       O.Lost = true;
@@ -244,8 +276,12 @@ bool CudaMemory::fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t
   // soon as the table lets go of it.
   Ok = current(Err) &&
        CLUSTRIX_CU_CODE(Api, Err, Code,
-                        cuMemcpyPeerAsync(Dst, S.Ctx, Src, O.Ctx, Bytes, S.Streams[0])) &&
-       CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
+                        cuMemcpyPeerAsync(Dst, S.Ctx, Src, O.Ctx, Bytes, S.Streams[0]));
+  if (Ok) {
+    if (trace::on())
+      syncSpan(Sp, Ordinal, "cuStreamSynchronize");
+    Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
+  }
   if (!Ok && sticky(Code))
     S.Lost = true;
   return Ok;
@@ -622,10 +658,22 @@ public:
       Ptrs[I] = KP.Kind == KernelParamKind::Scalar ? const_cast<void *>(Args.Scalars[KP.Index])
                                                    : static_cast<void *>(&Words[I]);
     }
+    std::optional<trace::Span> Sp;
+    if (trace::on()) {
+      Sp.emplace(trace::deviceTrack(name()), "launch", "launch");
+      Sp->args()
+          .add("kernel", Info.KernelName)
+          .add("grid", Sc.Grid)
+          .add("block", BlockThreads)
+          .add("lo", Sc.Lo)
+          .add("hi", Sc.Hi)
+          .add("device", name());
+    }
     if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode,
                                 cuLaunchKernel(F, Sc.Grid, 1, 1, BlockThreads, 1, 1, 0,
                                                S.Streams[Sc.Stream], Ptrs.data(), nullptr))))
       return false;
+    Sp.reset();
     if (Resident)
       for (uint32_t R = 0; R < Info.NumRegions; ++R)
         if (Info.Regions[R].Access & AccessWrite)
@@ -655,13 +703,21 @@ public:
       return true; // the results stay on the device; nothing to wait for
     for (uint32_t R = 0; R < Args.NumReductions; ++R) {
       Sc.Cells[R].resize(Sc.Grid * scalarSize(Args.Reductions[R].Kind));
+      std::optional<trace::Span> Sp;
+      if (trace::on())
+        copySpan(Sp, Dev.Index, "D2H", Sc.Cells[R].size(), name(), "host", "reduction partials");
       if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode,
                                   cuMemcpyDtoHAsync(Sc.Cells[R].data(), Sc.Partials[R],
                                                     Sc.Cells[R].size(), St))))
         return false;
     }
-    if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
-      return false;
+    {
+      std::optional<trace::Span> Sp;
+      if (trace::on())
+        syncSpan(Sp, Dev.Index, "cuStreamSynchronize");
+      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
+        return false;
+    }
     for (uint32_t R = 0; R < NR; ++R)
       if (Fetched[R]) {
         unpackBox(describeBoxCopy(Sc.Boxes[R], Info.Regions[R].Rank), Dense[R].data(),
@@ -691,7 +747,11 @@ public:
     if (!Holds)
       return;
     // After a failure the stream may still use the buffers: they are freed, never cached.
+    std::optional<trace::Span> Sp;
+    if (trace::on())
+      syncSpan(Sp, Dev.Index, "cuStreamSynchronize before the buffers are reused");
     bool Ok = Api.cuStreamSynchronize(S.Streams[Sc.Stream]) == CUDA_SUCCESS && !Lost;
+    Sp.reset();
     auto Give = [&](CUdeviceptr Ptr, size_t Bytes) {
       if (!Ptr)
         return;
@@ -725,6 +785,10 @@ private:
     CUstream St = S.Streams[Sc.Stream];
     if (logEnabled(LogLevel::Debug))
       logCopy(R, C, /*ToDevice=*/true);
+    std::optional<trace::Span> Sp;
+    if (trace::on())
+      copySpan(Sp, Dev.Index, "H2D", uint64_t(C.WidthBytes) * C.Height * C.Depth, "host", name(),
+               Info.Regions[R].Name);
     if (!S.Staging) {
       Piece Whole{0, 0, C.Height, 0, C.WidthBytes};
       for (size_t Z = 0; Z < C.Depth; ++Z) {
@@ -738,7 +802,7 @@ private:
     char *Dense = S.Staging + Sc.Stream * S.Half;
     for (const Piece &P : piecesOf(C, S.Half)) {
       // The staging half may still feed the previous piece's copy.
-      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
+      if (!sync(St, Err))
         return false;
       stagePiece(C, P, Host, Dense);
       Memcpy3D M = pieceCopy(C, P, /*ToDevice=*/true, Host, Dense, Sc.Buffers[R]);
@@ -757,14 +821,17 @@ private:
     CUstream St = S.Streams[Sc.Stream];
     if (logEnabled(LogLevel::Debug))
       logCopy(R, C, /*ToDevice=*/false);
+    std::optional<trace::Span> Sp;
+    if (trace::on())
+      copySpan(Sp, Dev.Index, "D2H", uint64_t(C.WidthBytes) * C.Height * C.Depth, name(), "host",
+               Info.Regions[R].Name);
     size_t Limit = S.Staging ? S.Half : C.WidthBytes * C.Height;
     for (const Piece &P : piecesOf(C, std::max<size_t>(Limit, 1))) {
       char *Out = Dense.data() + (P.Z * C.Height + P.Y0) * C.WidthBytes + P.X0;
       char *Stage = S.Staging ? S.Staging + Sc.Stream * S.Half : nullptr;
       Memcpy3D M = pieceCopy(C, P, /*ToDevice=*/false, nullptr, Stage ? Stage : Out,
                              Sc.Buffers[R]);
-      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))) ||
-          !check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
+      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))) || !sync(St, Err))
         return false;
       if (Stage)
         for (size_t Row = 0; Row < P.Rows; ++Row)
@@ -772,6 +839,16 @@ private:
     }
     return true;
   }
+
+  /// cuStreamSynchronize(St), checked, with its trace event.
+  bool sync(CUstream St, std::string &Err) {
+    std::optional<trace::Span> Sp;
+    if (trace::on())
+      syncSpan(Sp, Dev.Index, "cuStreamSynchronize");
+    return check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St)));
+  }
+
+  std::string name() const { return "cuda" + std::to_string(Dev.Index); }
 
   void logCopy(uint32_t R, const BoxCopy &C, bool ToDevice) {
     logLine(LogLevel::Debug, loopLocation(Info) + ": copy " + (ToDevice ? "in " : "out ") +

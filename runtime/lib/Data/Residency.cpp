@@ -11,12 +11,14 @@
 #include "Plan/Regions.h"
 #include "Support/ConfigState.h"
 #include "Support/Log.h"
+#include "Support/Trace.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <thread>
 
 namespace clustrix {
@@ -117,6 +119,15 @@ void rowsOf(const Box &B, unsigned Rank, std::vector<std::pair<uintptr_t, uintpt
     }
 }
 
+/// A copy's trace event on the track of device On (callers test trace::on()): Dir is H2D, D2H,
+/// D2D or peer.
+void copySpan(std::optional<trace::Span> &Sp, DeviceMemory &On, const char *Dir, uint64_t Bytes,
+              const std::string &From, const std::string &To, const std::string &Arrays) {
+  Sp.emplace(trace::deviceTrack(On.name()), std::string("copy ") + Dir, "copy");
+  Sp->args().add("dir", Dir).add("bytes", Bytes).add("from", From).add("to", To).add("array",
+                                                                                    Arrays);
+}
+
 } // namespace
 
 Table &Table::get() {
@@ -158,6 +169,9 @@ bool Table::mirrorFor(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, M
     return false;
   for (auto I : Old) {
     size_t Bytes = I->second.HostEnd - I->first;
+    std::optional<trace::Span> Sp;
+    if (trace::on())
+      copySpan(Sp, D, "D2D", Bytes, D.name(), D.name(), namesIn(I->first, I->second.HostEnd));
     if (!D.within(N.Dev + (I->first - NB), I->second.Dev, Bytes, Err)) {
       D.free(N.Dev, NE - NB);
       return false;
@@ -210,6 +224,9 @@ bool Table::fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::s
     if (X >= Y)
       return true;
     T.ToDevice += Y - X;
+    std::optional<trace::Span> Sp;
+    if (trace::on())
+      copySpan(Sp, D, "H2D", Y - X, "host", D.name(), namesIn(X, Y));
     return D.toDevice(deviceAddress(P, X), reinterpret_cast<const void *>(X), Y - X, Err);
   };
   std::vector<std::pair<uintptr_t, uintptr_t>> NowOnHost;
@@ -225,11 +242,17 @@ bool Table::fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::s
       // Stale on the host and current here already: nothing to move.
     } else if (D.canPeer(O)) {
       T.Peer += SE - SB;
+      std::optional<trace::Span> Sp;
+      if (trace::on())
+        copySpan(Sp, D, "peer", SE - SB, O.name(), D.name(), namesIn(SB, SE));
       if (!D.fromPeer(O, deviceAddress(P, SB), deviceAddress(OP, SB), SE - SB, Err))
         return false;
     } else {
       // Through the host, which is then current too.
       T.ToHost += SE - SB;
+      std::optional<trace::Span> Sp;
+      if (trace::on())
+        copySpan(Sp, O, "D2H", SE - SB, O.name(), "host", namesIn(SB, SE));
       if (!O.toHost(reinterpret_cast<void *>(SB), deviceAddress(OP, SB), SE - SB, Err))
         return false;
       NowOnHost.emplace_back(SB, SE);
@@ -253,6 +276,16 @@ bool Table::acquire(DeviceMemory &D, const Box &B, unsigned Rank, bool Contents,
   if (H.empty()) {
     DevElem0 = 0;
     return true;
+  }
+  std::optional<trace::Span> Sp;
+  if (trace::on()) {
+    Sp.emplace(trace::deviceTrack(D.name()), std::string("acquire ") + (Name ? Name : "?"),
+               "residency");
+    Sp->args()
+        .add("array", Name ? Name : "?")
+        .add("bytes", static_cast<uint64_t>(H.End - H.Begin))
+        .add("contents", Contents ? 1 : 0)
+        .add("device", D.name());
   }
   PerDevice &P = of(D);
   __atomic_store_n(&ResidentHeld, uint64_t(1), __ATOMIC_RELAXED);
@@ -337,6 +370,9 @@ bool Table::releaseAll(std::string &Err, Traffic &Moved) {
     if (Ok) {
       PerDevice &OP = of(O);
       T.ToHost += S.End - SB;
+      std::optional<trace::Span> Sp;
+      if (trace::on())
+        copySpan(Sp, O, "D2H", S.End - SB, O.name(), "host", namesIn(SB, S.End));
       Ok = O.toHost(reinterpret_cast<void *>(SB), deviceAddress(OP, SB), S.End - SB, E);
     }
     if (!Ok) {
@@ -379,7 +415,20 @@ void releaseBeforeHost(const LoopInfo *Where) {
   int SavedErrno = errno; // the driver's calls must not change the caller's errno
   std::string Err;
   Traffic Moved;
+  std::optional<trace::Span> Sp;
+  if (trace::on())
+    Sp.emplace(trace::hostTrack(), "residency release", "residency");
   bool Ok = Table::get().releaseAll(Err, Moved);
+  if (Sp) {
+    Sp->args()
+        .add("where", Where ? loopLocation(*Where) : std::string("scope end"))
+        .add("to_device", Moved.ToDevice)
+        .add("peer", Moved.Peer)
+        .add("to_host", Moved.ToHost)
+        .add("skipped", Moved.Skipped)
+        .add("ok", Ok ? 1 : 0);
+    Sp.reset();
+  }
   if (logEnabled(LogLevel::Debug))
     logLine(LogLevel::Debug,
             (Where ? loopLocation(*Where) + ": before the host runs it" : std::string("scope end")) +
@@ -398,6 +447,7 @@ void releaseBeforeHost(const LoopInfo *Where) {
                      : "at the end of a residency scope: ",
                Err.c_str());
   std::fflush(stderr);
+  trace::flush(); // _Exit runs no atexit handler: the trace up to here is written now
   std::_Exit(70);
 }
 

@@ -13,6 +13,7 @@
 #include <cerrno>
 
 #include "Support/Log.h"
+#include "Support/Trace.h"
 
 #include <chrono>
 #include <cstdio>
@@ -58,6 +59,7 @@ void Execution::reset(const LoopInfo &I, const LoopArgs &A, const Plan &Pl,
   P = &Pl;
   Lanes = Ls;
   Faults = &environmentFaults();
+  TraceCall = trace::on() ? trace::currentCall() : 0;
   size_t N = Pl.Chunks.size();
   if (RetiredCapacity < Pl.NumLanes) {
     Retired.reset(new std::atomic<bool>[Pl.NumLanes]);
@@ -120,6 +122,10 @@ void Execution::releaseAppends() {
 void Execution::runLane(unsigned L) {
   const bool Timed = L == 0 && TimeShare;
   auto T0 = Timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+  // A worker's chunks, copies and launches belong to the caller's loop call.
+  std::optional<trace::CallScope> Call;
+  if (TraceCall)
+    Call.emplace(TraceCall);
   InChunk = true;
   size_t N = P->Chunks.size();
   if (P->isStatic()) {
@@ -166,6 +172,9 @@ void Execution::finishOnCaller() {
       // The host runs it: what the devices hold comes back first (residency).
       data::releaseBeforeHost(Info);
       prepare(J);
+      std::optional<trace::Span> Sp;
+      if (trace::on())
+        chunkSpan(Sp, trace::hostTrack(), "host", J);
       runHost(J, -1);
       ++Recovered;
     }
@@ -271,11 +280,26 @@ void Execution::restoreFloatingPoint() {
       std::fesetexceptflag(&ChunkFlags[J], ChunkExcept[J]);
 }
 
+/// Opens chunk J's trace event on Track (Device names where it runs): what is left of the chunk,
+/// [from(J), Hi), as a resumed chunk runs only that.
+void Execution::chunkSpan(std::optional<trace::Span> &Sp, int Track, const std::string &Device,
+                          size_t J) {
+  Sp.emplace(Track, "chunk " + std::to_string(J), "chunk");
+  Sp->args()
+      .add("chunk", static_cast<uint64_t>(J))
+      .add("lo", from(J))
+      .add("hi", P->Chunks[J].Hi)
+      .add("device", Device);
+}
+
 /// Runs chunk J on lane L; on a device failure retires L, gives J up (for another lane to
 /// take) when asked, and returns false.
 bool Execution::step(unsigned L, size_t J, bool GiveUpOnFailure) {
   const Lane &Ln = *Lanes[L];
   prepare(J);
+  std::optional<trace::Span> Sp;
+  if (trace::on())
+    chunkSpan(Sp, trace::deviceTrack(Ln.Name), Ln.Name, J);
   std::string Err;
   bool Ok;
   if (!Faults->empty() && Faults->shouldFail(L, Ln.Name, J)) {
@@ -294,6 +318,8 @@ bool Execution::step(unsigned L, size_t J, bool GiveUpOnFailure) {
       Ok = true;
     }
   }
+  if (Sp)
+    Sp->args().add("ok", Ok ? 1 : 0);
   if (Ok) {
     if (!RanOn.empty())
       RanOn[J] = static_cast<int>(L);

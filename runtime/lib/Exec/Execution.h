@@ -13,6 +13,7 @@
 #include "Exec/Fault.h"
 #include "Plan/Planner.h"
 #include "Plan/Reduce.h"
+#include "Support/Trace.h"
 #include "clustrix/Runtime.h"
 
 #include <atomic>
@@ -20,6 +21,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,6 +90,7 @@ private:
   }
   void prepare(size_t J);
   void runHost(size_t J, int Device);
+  void chunkSpan(std::optional<trace::Span> &Sp, int Track, const std::string &Device, size_t J);
   bool step(unsigned L, size_t J, bool GiveUpOnFailure = true);
   bool runOnDevice(const Lane &Ln, size_t J, int Device, std::string &Err);
   void noteError(size_t J);
@@ -102,6 +105,7 @@ private:
   bool AllHost = true;
   RunOptions Opts;
   bool TimeShare = false;
+  uint64_t TraceCall = 0; // the loop call this run belongs to, when tracing (Support/Trace.h)
   double ShareNs = 0;
   std::unique_ptr<std::atomic<bool>[]> Retired;
   unsigned RetiredCapacity = 0;

@@ -23,6 +23,7 @@
 #include "Plan/Reduce.h"
 #include "Support/ConfigState.h"
 #include "Support/Log.h"
+#include "Support/Trace.h"
 
 #include <cerrno>
 #include <chrono>
@@ -62,11 +63,29 @@ private:
   int Saved;
 };
 
+/// What a traced loop call turned out to be (its trace event's args), filled by the paths that
+/// decide it; set only while the thread's runLoop call is traced.
+struct CallNote {
+  std::string Ran = "serial";
+  std::string Why;
+};
+thread_local CallNote *Note = nullptr;
+
+/// Records how the traced call ran (callers test trace::on() first).
+void noteCall(std::string Ran, const std::string &Why) {
+  if (Note) {
+    Note->Ran = std::move(Ran);
+    Note->Why = Why;
+  }
+}
+
 double nsSince(Clock::time_point T) {
   return std::chrono::duration<double, std::nano>(Clock::now() - T).count();
 }
 
 RunStatus serial(const LoopInfo &Info, const std::string &Reason) {
+  if (trace::on())
+    noteCall("serial", Reason);
   if (logEnabled(LogLevel::Info))
     logLine(LogLevel::Info, loopLocation(Info) + ": serial: " + Reason);
   return RunStatus::Serial;
@@ -145,6 +164,14 @@ bool runWide(const LoopInfo &Info, const LoopArgs &Args, const RuntimeConfig &Co
     return false;
   }
   Pool.setSpinMicroseconds(Config.WorkerSpinMicroseconds);
+  if (trace::on()) {
+    std::string Names;
+    for (unsigned L = 0; L < P.NumLanes; ++L)
+      Names += (Names.empty() ? "" : ", ") + Lanes[L]->Name;
+    noteCall("parallel on " + std::to_string(P.NumLanes) + " devices (" + Names + ")",
+             std::to_string(P.Chunks.size()) + " chunks, " + scheduleName(P.Sched) +
+                 " schedule");
+  }
   const bool Debug = Config.Log >= LogLevel::Debug;
   if (Debug) {
     std::string Where = loopLocation(Info);
@@ -309,6 +336,8 @@ RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
     auto T0 = Clock::now();
     Errno.runSerial(Info, Args);
     double Ns = nsSince(T0);
+    if (trace::on())
+      noteCall("serial", "adaptive: serial measured or chosen against wide");
     if (!Lock.try_lock())
       return RunStatus::Done;
     if (Measuring)
@@ -388,6 +417,8 @@ RunStatus runLoopHere(const LoopInfo &Info, const LoopArgs &Args) {
         S->FastTrip.load(std::memory_order_relaxed) == Args.TripCount) {
       uint8_t Mode = S->Fast.load(std::memory_order_acquire);
       if (Mode == SiteState::FastSerial && keepSerial(Info, Args.TripCount)) {
+        if (trace::on())
+          noteCall("serial", "the loop's last decision");
         Errno.runSerial(Info, Args);
         return RunStatus::Done;
       }
@@ -412,9 +443,43 @@ RunStatus runLoopHere(const LoopInfo &Info, const LoopArgs &Args) {
   return runAt(Temporary, Info, Args, Config, /*Keep=*/false, Lock, Errno);
 }
 
+/// runLoop while tracing: the call is one event on the caller's host track, with its trip
+/// count and how and why it ran. A call the runtime leaves serial runs here, inside its event,
+/// as the caller's runInPlace would run it (Site.cpp publishes no serial decision for
+/// keepSerial while tracing, so every call comes here).
+RunStatus runLoopTraced(const LoopInfo &Info, const LoopArgs &Args) {
+  trace::CallScope Call(trace::newCall());
+  CallNote N;
+  struct Restore {
+    CallNote *Outer;
+    ~Restore() { Note = Outer; }
+  } R{Note};
+  Note = &N;
+  trace::Span Sp(trace::hostTrack(), loopLocation(Info), "loop");
+  Sp.args().add("trip", Args.TripCount);
+  RunStatus St = runLoopHere(Info, Args);
+  if (St == RunStatus::Serial && checkDescriptor(Info, Args).empty()) {
+    ErrnoKeeper Errno;
+    Errno.runSerial(Info, Args);
+    St = RunStatus::Done;
+  }
+  if (St == RunStatus::Serial)
+    N.Ran = "serial, by the caller";
+  else if (St == RunStatus::AsWritten)
+    N.Ran = "as written, by the caller";
+  Sp.args().add("ran", N.Ran).add("why", N.Why);
+  if (St != RunStatus::Done)
+    data::releaseBeforeHost(&Info);
+  return St;
+}
+
 } // namespace
 
 RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
+  // The settings first: the snapshot that names a trace file starts the trace.
+  (void)activeConfig();
+  if (trace::on())
+    return runLoopTraced(Info, Args);
   RunStatus St = runLoopHere(Info, Args);
   // The caller runs the loop itself: it needs the host's copy of everything.
   if (St != RunStatus::Done)
@@ -431,9 +496,15 @@ void noteAsWritten(const LoopInfo &Info) {
                                 ": as written: the trip count cannot be represented (a zero "
                                 "step, a wrap-around or a bound never met); the loop runs "
                                 "exactly as written, serially");
-  errno = SavedErrno;
   // The loop runs on the host: it needs the host's copy of everything (residency).
   data::releaseBeforeHost(&Info);
+  if (trace::on()) {
+    // The loop runs after this returns, in generated code: an event of no duration marks it.
+    uint64_t Now = trace::nowNs();
+    trace::complete(trace::hostTrack(), loopLocation(Info), "loop", Now, Now,
+                    trace::Args().add("ran", "as written").add("why", "the trip count cannot be represented"));
+  }
+  errno = SavedErrno;
 }
 
 } // namespace rt

@@ -4,6 +4,7 @@
 #include "Exec/Lanes.h"
 #include "Plan/Regions.h"
 #include "Support/Log.h"
+#include "Support/Trace.h"
 
 #include <cctype>
 
@@ -186,8 +187,10 @@ std::string SiteState::aliasing(const LoopInfo &Info, const LoopArgs &Args) {
 void SiteState::publish(const RuntimeConfig &C, uint64_t Trip, uint64_t Align, FastMode Mode,
                         uint64_t Calls, unsigned Class) {
   PublishedClass = Class;
-  // At info and debug every call is logged, which only the slow path does.
-  const RuntimeConfig *Settings = C.Log >= LogLevel::Info ? nullptr : &C;
+  // At info and debug every call is logged, which only the slow path does; while tracing, a
+  // serial call must reach runLoop to be recorded, so keepSerial is given nothing to keep.
+  const RuntimeConfig *Settings =
+      C.Log >= LogLevel::Info || (Mode == FastSerial && trace::on()) ? nullptr : &C;
   // Withdraw first, so that a reader never pairs the new trip count with the old mode.
   Fast.store(FastNone, std::memory_order_relaxed);
   if (Site)

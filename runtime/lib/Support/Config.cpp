@@ -15,6 +15,7 @@
 #include "Support/ConfigState.h"
 #include "Support/DeviceSet.h"
 #include "Support/Log.h"
+#include "Support/Trace.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -248,6 +249,12 @@ const KeySpec Keys[] = {
      }},
     {"residency", "CLUSTRIX_RESIDENCY",
      [](RuntimeConfig &C, const std::string &V) { C.Residency = parseBool(V); }},
+    {"trace", "CLUSTRIX_TRACE",
+     [](RuntimeConfig &C, const std::string &V) {
+       if (V.empty())
+         throw ValueError{"trace must be a file path"};
+       C.Trace = V;
+     }},
     {"worker_spin_us", "CLUSTRIX_WORKER_SPIN_US",
      [](RuntimeConfig &C, const std::string &V) {
        C.WorkerSpinMicroseconds = parseUnsigned(V, 0, 1000000, false);
@@ -443,6 +450,9 @@ const RuntimeConfig *rebuild(ConfigState &S) {
   __atomic_store_n(&rt::ActiveSettings, static_cast<const void *>(N), __ATOMIC_RELEASE);
   for (const std::string &E : Errors)
     rt::logOnce("config:" + E, LogLevel::Error, E);
+  // The first snapshot that names a trace file starts it (after publication: its error is
+  // logged under these settings).
+  rt::trace::configure(N->Trace);
   return N;
 }
 

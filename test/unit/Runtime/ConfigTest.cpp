@@ -50,6 +50,7 @@ TEST(ConfigTest, EveryKeyParses) {
                                 "pinned_staging_bytes: 32M\n"
                                 "worker_spin_us: 0\n"
                                 "cuda_memory_limit: 1M\n"
+                                "trace: /tmp/t.json\n"
                                 "hosts:\n  - name: a\n    whatever: [1, 2]\n",
                                 "c.yml");
   EXPECT_FALSE(C.AutoGpuParallel);
@@ -65,6 +66,12 @@ TEST(ConfigTest, EveryKeyParses) {
   EXPECT_EQ(C.PinnedStagingBytes, 32u << 20);
   EXPECT_EQ(C.WorkerSpinMicroseconds, 0u);
   EXPECT_EQ(C.CudaMemoryLimit, 1u << 20);
+  EXPECT_EQ(C.Trace, "/tmp/t.json");
+}
+
+TEST(ConfigTest, TraceNeedsAPath) {
+  EXPECT_TRUE(parseConfig("# nothing\n", "c.yml").Trace.empty());
+  expectError("trace: \"\"\n", 1, 8, "trace must be a file path");
 }
 
 TEST(ConfigTest, EmptyFileMeansDefaults) {
