@@ -291,6 +291,11 @@ Emulator *Emulator::get() { return TheEmulator; }
 namespace {
 /// CLUSTRIX_EMU_STATS: at exit, one line per device with its launches and the bytes it moved,
 /// so that tests can assert on data movement, not only on results.
+/// The names of Device::DriverCalls, in order (Driver.cpp's DriverCall).
+const char *const DriverCallNames[] = {"cuDeviceGet", "cuDeviceGetName", "cuDeviceTotalMem", "cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease", "cuCtxSetCurrent", "cuMemGetInfo", "cuMemAlloc", "cuMemFree", "cuMemAllocHost", "cuMemFreeHost", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyPeerAsync", "cuMemcpy3DAsync", "cuStreamCreate", "cuStreamDestroy", "cuStreamSynchronize", "cuModuleLoadData", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel"};
+static_assert(sizeof(DriverCallNames) / sizeof(DriverCallNames[0]) == Device::NumDriverCalls,
+              "one name per counted entry point");
+
 void writeStats() {
   const char *Path = std::getenv("CLUSTRIX_EMU_STATS");
   Emulator *E = Emulator::get();
@@ -301,13 +306,19 @@ void writeStats() {
     report(std::string("CLUSTRIX_EMU_STATS: cannot write '") + Path + "'");
     return;
   }
-  for (const auto &D : E->Devices)
-    std::fprintf(F, "%s launches %llu to_device %llu to_host %llu peer_in %llu within %llu\n",
+  for (const auto &D : E->Devices) {
+    std::fprintf(F, "%s launches %llu to_device %llu to_host %llu peer_in %llu within %llu",
                  D->name().c_str(), static_cast<unsigned long long>(D->Launches.load()),
                  static_cast<unsigned long long>(D->BytesToDevice.load()),
                  static_cast<unsigned long long>(D->BytesToHost.load()),
                  static_cast<unsigned long long>(D->BytesPeerIn.load()),
                  static_cast<unsigned long long>(D->BytesWithin.load()));
+    // Then each driver entry point called on the device at least once, with its count.
+    for (unsigned C = 0; C < Device::NumDriverCalls; ++C)
+      if (uint64_t N = D->DriverCalls[C].load())
+        std::fprintf(F, " %s %llu", DriverCallNames[C], static_cast<unsigned long long>(N));
+    std::fputc('\n', F);
+  }
   std::fclose(F);
 }
 } // namespace

@@ -158,6 +158,10 @@ public:
   /// Bytes moved, per direction, for CLUSTRIX_EMU_STATS: host to this device, this device to
   /// the host, from another device into this one, and within this device.
   std::atomic<uint64_t> BytesToDevice{0}, BytesToHost{0}, BytesPeerIn{0}, BytesWithin{0};
+  /// Driver entry points called on this device (Device.cpp's DriverCallNames, in order), for
+  /// CLUSTRIX_EMU_STATS: what the runtime asks of the driver, per loop call, in tests.
+  static constexpr unsigned NumDriverCalls = 23;
+  std::atomic<uint64_t> DriverCalls[NumDriverCalls] = {};
 
   std::string name() const { return "cuda" + std::to_string(Ordinal); }
   /// Whether a fault rule of kind K fires for the Nth event of its kind; reports it if so.

@@ -30,6 +30,39 @@ namespace {
 
 thread_local Device *CurrentContext = nullptr;
 
+/// The entry points counted per device (CLUSTRIX_EMU_STATS), in DriverCallNames' order.
+enum class DriverCall : unsigned {
+  DeviceGet,
+  DeviceGetName,
+  DeviceTotalMem,
+  DeviceGetAttribute,
+  DevicePrimaryCtxRetain,
+  DevicePrimaryCtxRelease,
+  CtxSetCurrent,
+  MemGetInfo,
+  MemAlloc,
+  MemFree,
+  MemAllocHost,
+  MemFreeHost,
+  MemcpyHtoDAsync,
+  MemcpyDtoHAsync,
+  MemcpyPeerAsync,
+  Memcpy3DAsync,
+  StreamCreate,
+  StreamDestroy,
+  StreamSynchronize,
+  ModuleLoadData,
+  ModuleUnload,
+  ModuleGetFunction,
+  LaunchKernel,
+};
+
+/// Counts a call of entry point C on device D (none: a call on no device is not counted).
+void count(DriverCall C, Device *D) {
+  if (D)
+    D->DriverCalls[static_cast<unsigned>(C)].fetch_add(1, std::memory_order_relaxed);
+}
+
 /// The device of the calling thread's current context, after the checks every call on a
 /// context makes: initialized, a context current, no sticky error.
 CUresult current(Device *&D) {
@@ -132,6 +165,7 @@ EMU_API CUresult cuDeviceGetCount(int *Count) {
 }
 
 EMU_API CUresult cuDeviceGet(CUdevice *Dev, int Ordinal) {
+  count(DriverCall::DeviceGet, deviceOf(Ordinal));
   if (!Emulator::get())
     return CUDA_ERROR_NOT_INITIALIZED;
   if (!Dev)
@@ -143,6 +177,7 @@ EMU_API CUresult cuDeviceGet(CUdevice *Dev, int Ordinal) {
 }
 
 EMU_API CUresult cuDeviceGetName(char *Name, int Len, CUdevice Dev) {
+  count(DriverCall::DeviceGetName, deviceOf(Dev));
   if (!Emulator::get())
     return CUDA_ERROR_NOT_INITIALIZED;
   if (!deviceOf(Dev))
@@ -154,6 +189,7 @@ EMU_API CUresult cuDeviceGetName(char *Name, int Len, CUdevice Dev) {
 }
 
 EMU_API CUresult cuDeviceTotalMem_v2(size_t *Bytes, CUdevice Dev) {
+  count(DriverCall::DeviceTotalMem, deviceOf(Dev));
   if (!Emulator::get())
     return CUDA_ERROR_NOT_INITIALIZED;
   Device *D = deviceOf(Dev);
@@ -166,6 +202,7 @@ EMU_API CUresult cuDeviceTotalMem_v2(size_t *Bytes, CUdevice Dev) {
 }
 
 EMU_API CUresult cuDeviceGetAttribute(int *Value, int Attribute, CUdevice Dev) {
+  count(DriverCall::DeviceGetAttribute, deviceOf(Dev));
   if (!Emulator::get())
     return CUDA_ERROR_NOT_INITIALIZED;
   Device *D = deviceOf(Dev);
@@ -192,6 +229,7 @@ EMU_API CUresult cuDeviceGetAttribute(int *Value, int Attribute, CUdevice Dev) {
 }
 
 EMU_API CUresult cuDevicePrimaryCtxRetain(CUcontext *Ctx, CUdevice Dev) {
+  count(DriverCall::DevicePrimaryCtxRetain, deviceOf(Dev));
   if (!Emulator::get())
     return CUDA_ERROR_NOT_INITIALIZED;
   Device *D = deviceOf(Dev);
@@ -204,6 +242,7 @@ EMU_API CUresult cuDevicePrimaryCtxRetain(CUcontext *Ctx, CUdevice Dev) {
 }
 
 EMU_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice Dev) {
+  count(DriverCall::DevicePrimaryCtxRelease, deviceOf(Dev));
   if (!Emulator::get())
     return CUDA_ERROR_NOT_INITIALIZED;
   return deviceOf(Dev) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
@@ -221,6 +260,7 @@ EMU_API CUresult cuCtxSetCurrent(CUcontext Ctx) {
     if (!Known)
       return CUDA_ERROR_INVALID_CONTEXT;
   }
+  count(DriverCall::CtxSetCurrent, D);
   CurrentContext = D;
   return CUDA_SUCCESS;
 }
@@ -230,6 +270,7 @@ EMU_API CUresult cuCtxSetCurrent(CUcontext Ctx) {
 //===----------------------------------------------------------------------===//
 
 EMU_API CUresult cuMemGetInfo_v2(size_t *Free, size_t *Total) {
+  count(DriverCall::MemGetInfo, CurrentContext);
   Device *D;
   if (CUresult R = current(D))
     return R;
@@ -241,6 +282,7 @@ EMU_API CUresult cuMemGetInfo_v2(size_t *Free, size_t *Total) {
 }
 
 EMU_API CUresult cuMemAlloc_v2(CUdeviceptr *Ptr, size_t Bytes) {
+  count(DriverCall::MemAlloc, CurrentContext);
   Device *D;
   if (CUresult R = current(D))
     return R;
@@ -256,6 +298,7 @@ EMU_API CUresult cuMemAlloc_v2(CUdeviceptr *Ptr, size_t Bytes) {
 }
 
 EMU_API CUresult cuMemFree_v2(CUdeviceptr Ptr) {
+  count(DriverCall::MemFree, CurrentContext);
   Emulator *E = Emulator::get();
   if (!E)
     return CUDA_ERROR_NOT_INITIALIZED;
@@ -274,6 +317,7 @@ EMU_API CUresult cuMemFree_v2(CUdeviceptr Ptr) {
 }
 
 EMU_API CUresult cuMemAllocHost_v2(void **Ptr, size_t Bytes) {
+  count(DriverCall::MemAllocHost, CurrentContext);
   Device *D;
   if (CUresult R = current(D))
     return R;
@@ -287,6 +331,7 @@ EMU_API CUresult cuMemAllocHost_v2(void **Ptr, size_t Bytes) {
 }
 
 EMU_API CUresult cuMemFreeHost(void *Ptr) {
+  count(DriverCall::MemFreeHost, CurrentContext);
   Emulator *E = Emulator::get();
   if (!E)
     return CUDA_ERROR_NOT_INITIALIZED;
@@ -294,6 +339,7 @@ EMU_API CUresult cuMemFreeHost(void *Ptr) {
 }
 
 EMU_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr Dst, const void *Src, size_t Bytes, CUstream S) {
+  count(DriverCall::MemcpyHtoDAsync, CurrentContext);
   Device *D;
   if (CUresult R = current(D))
     return R;
@@ -313,6 +359,7 @@ EMU_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr Dst, const void *Src, size_t B
 }
 
 EMU_API CUresult cuMemcpyDtoHAsync_v2(void *Dst, CUdeviceptr Src, size_t Bytes, CUstream S) {
+  count(DriverCall::MemcpyDtoHAsync, CurrentContext);
   Device *D;
   if (CUresult R = current(D))
     return R;
@@ -331,6 +378,7 @@ EMU_API CUresult cuMemcpyDtoHAsync_v2(void *Dst, CUdeviceptr Src, size_t Bytes, 
 
 EMU_API CUresult cuMemcpyPeerAsync(CUdeviceptr Dst, CUcontext DstCtx, CUdeviceptr Src,
                                    CUcontext SrcCtx, size_t Bytes, CUstream S) {
+  count(DriverCall::MemcpyPeerAsync, CurrentContext);
   Device *D;
   if (CUresult R = current(D))
     return R;
@@ -361,6 +409,7 @@ EMU_API CUresult cuMemcpyPeerAsync(CUdeviceptr Dst, CUcontext DstCtx, CUdevicept
 }
 
 EMU_API CUresult cuMemcpy3DAsync_v2(const Memcpy3D *C, CUstream S) {
+  count(DriverCall::Memcpy3DAsync, CurrentContext);
   Device *D;
   if (CUresult R = current(D))
     return R;
@@ -423,6 +472,7 @@ EMU_API CUresult cuMemcpy3DAsync_v2(const Memcpy3D *C, CUstream S) {
 //===----------------------------------------------------------------------===//
 
 EMU_API CUresult cuStreamCreate(CUstream *S, unsigned Flags) {
+  count(DriverCall::StreamCreate, CurrentContext);
   Device *D;
   if (CUresult R = current(D))
     return R;
@@ -433,6 +483,7 @@ EMU_API CUresult cuStreamCreate(CUstream *S, unsigned Flags) {
 }
 
 EMU_API CUresult cuStreamDestroy_v2(CUstream S) {
+  count(DriverCall::StreamDestroy, CurrentContext);
   if (!Emulator::get())
     return CUDA_ERROR_NOT_INITIALIZED;
   auto *St = reinterpret_cast<Stream *>(S);
@@ -448,6 +499,7 @@ EMU_API CUresult cuStreamSynchronize(CUstream S) {
     return CUDA_ERROR_NOT_INITIALIZED;
   auto *St = reinterpret_cast<Stream *>(S);
   Device *D = St ? &St->device() : CurrentContext;
+  count(DriverCall::StreamSynchronize, D);
   if (!D)
     return CUDA_ERROR_INVALID_CONTEXT;
   if (St)
@@ -485,6 +537,7 @@ std::atomic<uint64_t> ModuleCount{0};
 } // namespace
 
 EMU_API CUresult cuModuleLoadData(CUmodule *Out, const void *Image) {
+  count(DriverCall::ModuleLoadData, CurrentContext);
   Device *D;
   if (CUresult R = current(D))
     return R;
@@ -536,6 +589,7 @@ EMU_API CUresult cuModuleLoadData(CUmodule *Out, const void *Image) {
 }
 
 EMU_API CUresult cuModuleUnload(CUmodule Mod) {
+  count(DriverCall::ModuleUnload, CurrentContext);
   if (!Emulator::get())
     return CUDA_ERROR_NOT_INITIALIZED;
   auto *M = reinterpret_cast<Module *>(Mod);
@@ -551,6 +605,7 @@ EMU_API CUresult cuModuleUnload(CUmodule Mod) {
 }
 
 EMU_API CUresult cuModuleGetFunction(CUfunction *Out, CUmodule Mod, const char *Name) {
+  count(DriverCall::ModuleGetFunction, CurrentContext);
   if (!Emulator::get())
     return CUDA_ERROR_NOT_INITIALIZED;
   auto *M = reinterpret_cast<Module *>(Mod);
@@ -577,6 +632,7 @@ EMU_API CUresult cuModuleGetFunction(CUfunction *Out, CUmodule Mod, const char *
 EMU_API CUresult cuLaunchKernel(CUfunction Fn, unsigned GridX, unsigned GridY, unsigned GridZ,
                                 unsigned BlockX, unsigned BlockY, unsigned BlockZ,
                                 unsigned SharedBytes, CUstream S, void **Params, void **Extra) {
+  count(DriverCall::LaunchKernel, CurrentContext);
   Device *D;
   if (CUresult R = current(D))
     return R;

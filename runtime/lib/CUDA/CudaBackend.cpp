@@ -84,6 +84,14 @@ struct DeviceState {
   std::vector<std::vector<char>> Dense;
   /// What the device data table sees of the device.
   std::unique_ptr<CudaMemory> Memory;
+  /// The device's free memory at the last cuMemGetInfo, while FreeKnown: valid until the
+  /// runtime allocates or frees device memory itself (memAlloc, memFree). A loop called again
+  /// on buffers it keeps (cached, or resident mirrors) asks the driver nothing: on a GPU,
+  /// cuMemGetInfo is a round trip to the kernel driver, every call. Memory that other programs
+  /// take meanwhile is not seen; an allocation that then fails is handled as always (the
+  /// cache emptied and the allocation retried, else the chunk re-runs elsewhere).
+  size_t KnownFree = 0;
+  std::atomic<bool> FreeKnown{false};
 };
 
 /// Most device memory kept cached per device between chunks.
@@ -107,6 +115,16 @@ DeviceState &stateOf(int Ordinal) {
   return *P;
 }
 
+/// cuMemAlloc and cuMemFree of the runtime's own buffers: the device's free memory changes.
+CUresult memAlloc(const DriverApi &Api, DeviceState &S, CUdeviceptr &Ptr, size_t Bytes) {
+  S.FreeKnown = false;
+  return Api.cuMemAlloc(&Ptr, Bytes);
+}
+CUresult memFree(const DriverApi &Api, DeviceState &S, CUdeviceptr Ptr) {
+  S.FreeKnown = false;
+  return Api.cuMemFree(Ptr);
+}
+
 /// A device buffer of at least Bytes: a cached one of that size (or up to twice it), else a new
 /// one; when the device is out of memory the cache is emptied and the allocation tried again.
 CUresult allocBuffer(const DriverApi &Api, DeviceState &S, size_t Bytes, CUdeviceptr &Ptr) {
@@ -117,13 +135,13 @@ CUresult allocBuffer(const DriverApi &Api, DeviceState &S, size_t Bytes, CUdevic
     S.FreeBuffers.erase(It);
     return CUDA_SUCCESS;
   }
-  CUresult R = Api.cuMemAlloc(&Ptr, Bytes);
+  CUresult R = memAlloc(Api, S, Ptr, Bytes);
   if (R == CUDA_ERROR_OUT_OF_MEMORY && !S.FreeBuffers.empty()) {
     for (auto &[Size, P] : S.FreeBuffers)
-      Api.cuMemFree(P);
+      memFree(Api, S, P);
     S.FreeBuffers.clear();
     S.CachedBytes = 0;
-    R = Api.cuMemAlloc(&Ptr, Bytes);
+    R = memAlloc(Api, S, Ptr, Bytes);
   }
   return R;
 }
@@ -135,7 +153,7 @@ void releaseBuffer(const DriverApi &Api, DeviceState &S, CUdeviceptr Ptr, size_t
     S.CachedBytes += Bytes;
     return;
   }
-  Api.cuMemFree(Ptr);
+  memFree(Api, S, Ptr);
 }
 
 /// A synchronization's trace event on device Ordinal's track (callers test trace::on()).
@@ -153,6 +171,12 @@ void copySpan(std::optional<trace::Span> &Sp, int Ordinal, const char *Dir, uint
   if (Array)
     Sp->args().add("array", Array);
 }
+
+/// The context the runtime last made current on this thread within a chunk's work (prepare,
+/// CudaMemory::current): the device data table may make another device's context current
+/// (a copy back from it), and the chunk's own must be current again before its launch. Only
+/// trusted between a chunk's prepare and its launch, when no user code runs on the thread.
+thread_local CUcontext ThreadContext = nullptr;
 
 /// Errors after which the context cannot be used again.
 bool sticky(CUresult R) { return (R >= 700 && R <= 720) || R == 999 || R == CUDA_ERROR_DEINITIALIZED; }
@@ -172,6 +196,7 @@ bool CudaMemory::current(std::string &Err) {
   bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuCtxSetCurrent(S.Ctx));
   if (!Ok && sticky(Code))
     S.Lost = true;
+  ThreadContext = Ok ? S.Ctx : nullptr;
   return Ok;
 }
 
@@ -198,7 +223,7 @@ void CudaMemory::free(uint64_t Ptr, size_t) {
       syncSpan(Sp, Ordinal, "cuStreamSynchronize before cuMemFree");
     Api.cuStreamSynchronize(S.Streams[0]); // no resident work may still use it
   }
-  Api.cuMemFree(Ptr);
+  memFree(Api, S, Ptr);
 }
 
 bool CudaMemory::toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err) {
@@ -353,6 +378,7 @@ bool aheadOfTimeExact(const DriverApi &Api, DeviceState &S, const LoopInfo &Info
         Why = "nvcc fused multiply-adds in it (build with --fmad=false to use it)";
     }
   }
+  S.FreeKnown = false; // the probe's buffer
   if (Buf)
     Api.cuMemFree(Buf);
   if (!Exact)
@@ -528,9 +554,14 @@ public:
 
   bool split(uint64_t Lo, uint64_t Hi, std::vector<Chunk> &Pieces, bool &Overlap,
              std::string &Err) override {
-    size_t Free = 0, Total = 0;
-    if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemGetInfo(&Free, &Total))))
-      return false;
+    // Free memory as the driver last said, unless the runtime allocated or freed since.
+    if (!S.FreeKnown) {
+      size_t Total = 0;
+      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemGetInfo(&S.KnownFree, &Total))))
+        return false;
+      S.FreeKnown = true;
+    }
+    size_t Free = S.KnownFree;
     Free += S.CachedBytes; // cached buffers are reused or freed on demand
     uint64_t Budget = Free > (64u << 20) ? static_cast<uint64_t>((Free - (64u << 20)) * 0.9) : 0;
     if (uint64_t Limit = activeConfig().CudaMemoryLimit; Limit && Limit < Budget)
@@ -604,6 +635,10 @@ public:
           return false;
         }
       }
+      // The table may have made another device current (a copy back from it).
+      if (ThreadContext == S.Ctx)
+        return true;
+      ThreadContext = S.Ctx;
       return check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuCtxSetCurrent(S.Ctx)));
     }
     for (uint32_t R = 0; R < NR; ++R) {
@@ -758,7 +793,7 @@ public:
       if (Ok)
         releaseBuffer(Api, S, Ptr, Bytes);
       else
-        Api.cuMemFree(Ptr);
+        memFree(Api, S, Ptr);
     };
     for (size_t I = 0; I < Sc.Buffers.size(); ++I)
       Give(Sc.Buffers[I], Sc.BufferBytes[I]);
@@ -1034,9 +1069,11 @@ public:
       return nullptr;
     }
     CUfunction F = nullptr;
+    // Set on every call: the program's own CUDA code may have made another context current.
     if (!initDevice(Api, S, Dev.Index, Err) || !CLUSTRIX_CU(Api, Err, cuCtxSetCurrent(S.Ctx)) ||
         !kernelFor(Api, S, Info, Dev, F, Err))
       return nullptr;
+    ThreadContext = S.Ctx;
     return std::make_unique<CudaLoop>(Api, S, std::move(Lock), Info, Args, Dev, F, Opts.Resident);
   }
 
