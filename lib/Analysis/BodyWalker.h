@@ -122,6 +122,10 @@ Access accessTo(const PointerRef &P);
 struct ScalarUse {
   const clang::VarDecl *Var = nullptr;
   std::vector<const clang::Expr *> Reads, Writes;
+  /// The values of the writes that are plain assignments `v = E` (E each), and whether some
+  /// write happens only in some iterations (under a condition).
+  std::vector<const clang::Expr *> Assigned;
+  bool ConditionalWrite = false;
   /// Reduction-shaped updates: operator and the update expression.
   std::vector<std::pair<std::string, const clang::Expr *>> Updates;
   /// The update forms of float min/max seen: whether each keeps the first of equal values and

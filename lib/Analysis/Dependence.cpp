@@ -100,6 +100,28 @@ std::optional<std::vector<Polynomial>> clustrix::delinearize(const Polynomial &P
 namespace {
 int64_t gcd64(int64_t A, int64_t B) { return std::gcd(A < 0 ? -A : A, B < 0 ? -B : B); }
 
+/// Whether P mentions Outer, or a loop variable whose range (its ends, clamped ends and start)
+/// depends on it, Depth levels of inner loops deep at most.
+bool dependsOn(const Polynomial &P, const PolyVar &Outer, const RangeMap &Ranges, int Depth) {
+  if (!P.isValid() || P.mentions(Outer.Key))
+    return true;
+  if (Depth > 8)
+    return true;
+  for (const PolyVar &V : P.loopVars()) {
+    auto It = Ranges.find(V.Key);
+    if (It == Ranges.end())
+      continue;
+    const PolyRange &R = It->second;
+    for (const Polynomial *E : {&R.Lo, &R.Hi, &R.Base})
+      if (E->isValid() && dependsOn(*E, Outer, Ranges, Depth + 1))
+        return true;
+    for (const std::optional<Polynomial> *C : {&R.ClampLo, &R.ClampHi})
+      if (*C && dependsOn(**C, Outer, Ranges, Depth + 1))
+        return true;
+  }
+  return false;
+}
+
 /// The dimension forces equal iterations when both subscripts are C*Outer + (rest) with the same
 /// constant C != 0 and the rests can differ by less than |C|.
 bool separates(const Polynomial &A, const Polynomial &B, const PolyVar &Outer,
@@ -200,9 +222,10 @@ DepResult clustrix::testCrossIteration(const std::vector<Polynomial> &A,
     return {DepKind::Dependent, Distance, "iterations " + std::to_string(*Distance < 0 ? -*Distance : *Distance) +
                                               " apart touch the same element"};
   }
+  // Directly, or through an inner variable whose range does (a tile's `i` from `it`).
   bool MentionsOuter = false;
   for (size_t D = 0; D < A.size(); ++D)
-    MentionsOuter |= A[D].mentions(Outer.Key) || B[D].mentions(Outer.Key);
+    MentionsOuter |= dependsOn(A[D], Outer, Ranges, 0) || dependsOn(B[D], Outer, Ranges, 0);
   if (!MentionsOuter)
     return {DepKind::Dependent, std::nullopt,
             "the subscripts do not depend on the loop variable, so every iteration touches the "

@@ -9,13 +9,16 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+
+#include <map>
+#include <memory>
 
 using namespace clang;
 
@@ -26,7 +29,7 @@ namespace {
 /// increment: its address never escapes, so no device can hold it.
 class EscapeFinder : public RecursiveASTVisitor<EscapeFinder> {
 public:
-  EscapeFinder(ASTContext &Ctx, const VarDecl *V) : Ctx(Ctx), V(V) {}
+  EscapeFinder(const ParentMap &PM, const VarDecl *V) : PM(PM), V(V) {}
   bool Escapes = false;
 
   bool VisitDeclRefExpr(DeclRefExpr *E) {
@@ -39,8 +42,7 @@ public:
     // The use as its context sees it: through any parentheses.
     const Stmt *Use = E, *P = nullptr;
     for (;;) {
-      DynTypedNodeList Ps = Ctx.getParents(*Use);
-      P = Ps.size() == 1 ? Ps[0].get<Stmt>() : nullptr;
+      P = PM.getParent(Use);
       if (!isa_and_nonnull<ParenExpr>(P))
         break;
       Use = P;
@@ -67,15 +69,15 @@ public:
   }
 
 private:
-  ASTContext &Ctx;
+  const ParentMap &PM;
   const VarDecl *V;
 };
 
 class Prover {
 public:
   Prover(ASTContext &Ctx, const FunctionDecl *F,
-         const llvm::SmallPtrSetImpl<const Stmt *> &Accepted)
-      : Ctx(Ctx), F(F), Accepted(Accepted) {}
+         const llvm::SmallPtrSetImpl<const Stmt *> &Accepted, const ParentMap &PM)
+      : Ctx(Ctx), F(F), Accepted(Accepted), PM(PM) {}
 
   /// Whether S is an accepted loop (possibly with its attribute around it).
   bool isAccepted(const Stmt *S) const {
@@ -133,7 +135,7 @@ private:
       return It->second;
     bool Ok = true;
     if (F && F->getBody()) {
-      EscapeFinder Esc(Ctx, V);
+      EscapeFinder Esc(PM, V);
       Esc.TraverseStmt(F->getBody());
       Ok = !Esc.Escapes;
     }
@@ -214,13 +216,14 @@ private:
   ASTContext &Ctx;
   const FunctionDecl *F;
   const llvm::SmallPtrSetImpl<const Stmt *> &Accepted;
+  const ParentMap &PM;
   llvm::DenseMap<const VarDecl *, bool> Private;
 };
 
-const Stmt *parentStmt(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNodeList Ps = Ctx.getParents(*S);
-  return Ps.size() == 1 ? Ps[0].get<Stmt>() : nullptr;
-}
+/// The statement that holds S in its function's body. A map of the one body, not of the
+/// translation unit: ASTContext::getParents builds the whole unit's map on first use, which
+/// cost more than the rest of the analysis.
+const Stmt *parentStmt(const ParentMap &PM, const Stmt *S) { return PM.getParent(S); }
 
 /// The body of a serial loop statement, and whether its header is host code on private scalars.
 const Stmt *serialLoopBody(Prover &P, const Stmt *S) {
@@ -267,19 +270,23 @@ findResidencyScopes(ASTContext &Ctx,
     Loops.insert(S);
   std::vector<ResidencyScope> Out;
   llvm::SmallPtrSet<const Stmt *, 16> Covered; // accepted loops inside a scope found
+  std::map<const FunctionDecl *, std::unique_ptr<ParentMap>> Maps;
   for (auto [L, F] : Accepted) {
-    if (Covered.count(L))
+    if (Covered.count(L) || !F || !F->getBody())
       continue;
-    Prover P(Ctx, F, Loops);
+    std::unique_ptr<ParentMap> &PM = Maps[F];
+    if (!PM)
+      PM = std::make_unique<ParentMap>(const_cast<Stmt *>(F->getBody()));
+    Prover P(Ctx, F, Loops, *PM);
     // The statement that stands for the loop in its block: the attributed statement.
     const Stmt *Self = L;
-    if (const Stmt *A = parentStmt(Ctx, L); A && isa<AttributedStmt>(A))
+    if (const Stmt *A = parentStmt(*PM, L); A && isa<AttributedStmt>(A))
       Self = A;
     // 1. Time-step loops, outward while each one's body keeps data.
     llvm::SmallPtrSet<const Stmt *, 4> Inner;
     const Stmt *Scope = nullptr, *Cur = Self;
-    while (const Stmt *Par = parentStmt(Ctx, Cur)) {
-      const Stmt *Enclosing = isa<CompoundStmt>(Par) ? parentStmt(Ctx, Par) : Par;
+    while (const Stmt *Par = parentStmt(*PM, Cur)) {
+      const Stmt *Enclosing = isa<CompoundStmt>(Par) ? parentStmt(*PM, Par) : Par;
       if (!Enclosing)
         break;
       const Stmt *Body = serialLoopBody(P, Enclosing);
@@ -294,7 +301,7 @@ findResidencyScopes(ASTContext &Ctx,
     if (Scope) {
       Out.push_back({Scope, Scope});
       for (auto [X, G] : Accepted) // every accepted loop in it
-        for (const Stmt *Up = X; Up; Up = parentStmt(Ctx, Up))
+        for (const Stmt *Up = X; Up; Up = parentStmt(*PM, Up))
           if (Up == Scope) {
             Covered.insert(X);
             break;
@@ -302,7 +309,7 @@ findResidencyScopes(ASTContext &Ctx,
       continue;
     }
     // 2. Consecutive accepted loops in one block.
-    const auto *Block = dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx, Self));
+    const auto *Block = dyn_cast_or_null<CompoundStmt>(parentStmt(*PM, Self));
     if (!Block)
       continue;
     auto It = std::find(Block->body_begin(), Block->body_end(), Self);

@@ -10,6 +10,8 @@
 
 #include "clang/Basic/SourceManager.h"
 
+#include <optional>
+
 using namespace clang;
 
 namespace clustrix {
@@ -150,6 +152,51 @@ void classifyUpdated(ASTContext &Ctx, const VarDecl *VD, const ScalarUse &S,
   R.Reductions.push_back(Red);
 }
 
+/// A flag: a bool that the loop never reads and only assigns one constant (`stop = true;`,
+/// under conditions or not). Its value after the loop is that constant when some iteration
+/// assigned it, and its value before otherwise, in any order: a reduction with `|` (for true)
+/// or `&` (for false). True when S was taken as one (or refused as one, with its reason).
+bool classifyFlag(ASTContext &Ctx, const VarDecl *VD, const ScalarUse &S,
+                  const std::map<std::string, const ReduceClause *> &ClauseFor,
+                  std::set<std::string> &ClauseUsed, const EscapeInfo &Escapes, LoopResult &R,
+                  RejectLog &Log) {
+  QualType T = VD->getType().getCanonicalType().getUnqualifiedType();
+  if (!T->isBooleanType() || !S.Updates.empty() || S.Writes.empty() ||
+      S.Assigned.size() != S.Writes.size())
+    return false;
+  std::optional<bool> Value;
+  for (const Expr *E : S.Assigned) {
+    bool B;
+    if (E->isValueDependent() || !E->EvaluateAsBooleanCondition(B, Ctx) || (Value && *Value != B))
+      return false;
+    Value = B;
+  }
+  std::string Name = displayName(VD);
+  std::string Op = *Value ? "|" : "&";
+  const Expr *At = S.Writes.front();
+  if (VD->getType()->isReferenceType() || !VD->hasLocalStorage() || Escapes.escapeOf(VD))
+    return false; // a shared object: the general refusal says why
+  auto CIt = ClauseFor.find(Name);
+  bool Clause = CIt != ClauseFor.end();
+  if (Clause) {
+    ClauseUsed.insert(Name);
+    if (CIt->second->Op != Op) {
+      Log.add(RejectKind::ReduceClause,
+              "'reduce(" + CIt->second->Op + ": " + Name + ")' does not match the loop, which "
+              "sets flag '" + Name + "' to " + (*Value ? "true" : "false") + "",
+              At->getBeginLoc(), "set here; write 'reduce(" + Op + ": " + Name + ")'");
+      return true;
+    }
+  }
+  Reduction Red;
+  Red.Var = VD;
+  Red.Name = Name;
+  Red.Op = Op;
+  Red.FromClause = Clause;
+  R.Reductions.push_back(Red);
+  return true;
+}
+
 } // namespace
 
 void classifyScalars(ASTContext &Ctx, const NestInfo &Nest, const LoopClauses &Clauses,
@@ -177,10 +224,19 @@ void classifyScalars(ASTContext &Ctx, const NestInfo &Nest, const LoopClauses &C
       continue;
     }
     if (S.Reads.empty()) {
-      Log.add(RejectKind::CarriedScalar,
-              "'" + Name + "' is declared outside the loop and written by every iteration; "
-              "declare it inside the loop body",
-              At->getBeginLoc(), "written here");
+      if (classifyFlag(Ctx, VD, S, ClauseFor, ClauseUsed, Escapes, R, Log))
+        continue;
+      if (S.ConditionalWrite)
+        Log.add(RejectKind::CarriedScalar,
+                "'" + Name + "' is written by some iterations only, so its value after the loop "
+                "depends on which of them ran last; make it a 'bool' that every write sets to "
+                "the same value (a flag), or declare it inside the loop body",
+                At->getBeginLoc(), "written here");
+      else
+        Log.add(RejectKind::CarriedScalar,
+                "'" + Name + "' is declared outside the loop and written by every iteration; "
+                "declare it inside the loop body",
+                At->getBeginLoc(), "written here");
       continue;
     }
     if (S.Updates.empty() &&

@@ -50,6 +50,12 @@ void BodyWalker::walkBinary(const BinaryOperator *BO, Use U) {
   if (BO->isAssignmentOp()) {
     walkExpr(BO->getLHS(), BO->getOpcode() == BO_Assign ? Use::Write : Use::ReadWrite);
     walkExpr(BO->getRHS(), Use::Read);
+    // The value a shared scalar is assigned (flags: Scalars.cpp).
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
+        if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+          if (auto It = Facts.Scalars.find(VD); It != Facts.Scalars.end())
+            It->second.Assigned.push_back(BO->getRHS());
     return;
   }
   if (BO->isLogicalOp()) {

@@ -377,8 +377,10 @@ void BodyWalker::walkOuterVar(const VarDecl *VD, const Expr *DR, Use U) {
   const Expr *At = UseSite ? UseSite : DR;
   if (U == Use::Read || U == Use::ReadWrite)
     S.Reads.push_back(At);
-  if (U == Use::Write || U == Use::ReadWrite)
+  if (U == Use::Write || U == Use::ReadWrite) {
     S.Writes.push_back(At);
+    S.ConditionalWrite |= CondDepth > 0;
+  }
   if (U != Use::Write && !isa<DecompositionDecl>(VD)) { // bindings are noted by name
     bool Reachable = VD->hasGlobalStorage() || VD->getType()->isReferenceType() ||
                      Escapes.escapeOf(VD) != nullptr;
@@ -419,8 +421,10 @@ void BodyWalker::recordAccess(Access A, Use U, bool Partial, const Expr *At) {
       S.Var = VD;
       if (A.Read)
         S.Reads.push_back(At);
-      if (A.Write)
+      if (A.Write) {
         S.Writes.push_back(At);
+        S.ConditionalWrite |= CondDepth > 0;
+      }
       if (A.Read && (VD->hasGlobalStorage() || Escapes.escapeOf(VD)))
         noteReachableRead(nameOf(VD, A.Loc), VD->getType(),
                           Escapes.escapeOf(VD) ? VD : nullptr, A.Loc);

@@ -231,6 +231,7 @@ std::vector<MatchedLoop> LoopMatcher::match(std::vector<Annotation> &Anns) {
 
   for (MatchedLoop &L : Loops) {
     std::tie(L.Begin, L.End) = statementOffsets(L.Loop, SM, Ctx.getLangOpts());
+    L.File = SM.getFileID(SM.getExpansionLoc(L.Loop->getBeginLoc()));
     if (!L.Fn)
       L.Fn = FunctionOf[L.Loop];
     if (L.Fn && isTemplatePattern(L.Fn)) {
@@ -240,8 +241,10 @@ std::vector<MatchedLoop> LoopMatcher::match(std::vector<Annotation> &Anns) {
         L.Instances = It->second;
     }
   }
-  std::stable_sort(Loops.begin(), Loops.end(), [](const MatchedLoop &A, const MatchedLoop &B) {
-    return A.Begin < B.Begin;
+  // In translation-unit order, so that a loop inside an accepted one comes after it.
+  std::stable_sort(Loops.begin(), Loops.end(), [&](const MatchedLoop &A, const MatchedLoop &B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.Loop->getBeginLoc()),
+                                        SM.getExpansionLoc(B.Loop->getBeginLoc()));
   });
   return Loops;
 }
@@ -249,7 +252,7 @@ std::vector<MatchedLoop> LoopMatcher::match(std::vector<Annotation> &Anns) {
 const MatchedLoop *NestingTracker::enclosing(const MatchedLoop &L) const {
   const MatchedLoop *Outer = nullptr;
   for (const MatchedLoop *A : Accepted)
-    if (A->Begin <= L.Begin && L.End <= A->End)
+    if (A->File == L.File && A->Begin <= L.Begin && L.End <= A->End)
       Outer = A;
   return Outer;
 }

@@ -38,7 +38,7 @@ std::string identity(ReduceOp Op, QualType T, const ASTContext &Ctx) {
   case ReduceOp::Mul:
     return "1";
   case ReduceOp::BitAnd:
-    return "~(" + T.getAsString() + ")0";
+    return "~(" + T.getAsString(Ctx.getPrintingPolicy()) + ")0";
   case ReduceOp::Min:
   case ReduceOp::Max:
     break;
@@ -53,7 +53,7 @@ std::string identity(ReduceOp Op, QualType T, const ASTContext &Ctx) {
                : "__longlong_as_double(0x7ff0000000000000LL)";
   }
   unsigned Bits = Ctx.getIntWidth(T);
-  std::string Ty = T.getAsString();
+  std::string Ty = T.getAsString(Ctx.getPrintingPolicy());
   if (!T->isSignedIntegerType())
     return Max ? "(" + Ty + ")0" : "(" + Ty + ")~(" + Ty + ")0";
   // Signed: max starts at the minimum, min at the maximum.
@@ -210,7 +210,7 @@ void KernelWriter::emitSignature() {
     QualType T = R.Reductions[I].Var->getType().getNonReferenceType().getCanonicalType()
                      .getUnqualifiedType();
     RedTypes.push_back(T);
-    OS << ", " << T.getAsString() << " *__clx_part" << I;
+    OS << ", " << T.getAsString(Ctx.getPrintingPolicy()) << " *__clx_part" << I;
     K.Args.push_back({KernelArg::Partial, unsigned(I), ""});
   }
   OS << ") {\n";
@@ -220,7 +220,7 @@ void KernelWriter::emitSignature() {
 /// induction variables of iteration __clx_k and runs the body.
 void KernelWriter::emitGridLoop() {
   for (size_t I = 0; I < R.Reductions.size(); ++I)
-    OS << "  " << RedTypes[I].getAsString() << " " << R.Reductions[I].Name << " = "
+    OS << "  " << RedTypes[I].getAsString(Ctx.getPrintingPolicy()) << " " << R.Reductions[I].Name << " = "
        << identity(opOf(R.Reductions[I]), RedTypes[I], Ctx) << ";\n";
   for (const std::string &L : Cl.LambdaDecls)
     OS << "  " << L << "\n";
@@ -257,7 +257,7 @@ void KernelWriter::emitGridLoop() {
 /// Reduction I: the block combines its threads' values in shared memory, in a fixed order, and
 /// stores its cell.
 void KernelWriter::emitBlockReduction(size_t I) {
-  std::string T = RedTypes[I].getAsString(), Sh = "__clx_sh" + std::to_string(I);
+  std::string T = RedTypes[I].getAsString(Ctx.getPrintingPolicy()), Sh = "__clx_sh" + std::to_string(I);
   OS << "  {\n    __shared__ " << T << " " << Sh << "[256];\n"
      << "    " << Sh << "[threadIdx.x] = " << R.Reductions[I].Name << ";\n"
      << "    __syncthreads();\n"

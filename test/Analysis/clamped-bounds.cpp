@@ -45,7 +45,7 @@ void transpose(int n, double *out, const double *in) {
 
 // Tiles of 32 iterations that each reach 33 elements: neighbours overlap.
 void overlapping(int n, double *a) {
-  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written in one iteration and written in another: iterations 0 and 1 (with n = 33) touch the same element
   [[cluster::gpu_parallel]]
   for (int ii = 0; ii < n; ii += 32)
     for (int i = ii; i < MIN(ii + 33, n); ++i)
@@ -70,5 +70,17 @@ void notAMin(int n, int m, double *a) {
   for (int ii = 0; ii < n; ii += 8)
     for (int i = ii; i < (ii + 8 < n ? ii + 8 : m); ++i)
       a[i] = 1;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+}
+
+// Tiles whose size is only known at run time: the tile variable is a symbol times the
+// normalized one, which the exact test cannot take; the refusal says it could not prove the
+// accesses disjoint (it once said the subscripts did not depend on the loop variable).
+void runtimeTiles(int n, int t, double *out) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' may be written in one iteration and written in another: the dependence test cannot prove the accesses disjoint
+  [[cluster::gpu_parallel]]
+  for (int it = 0; it < n; it += t)
+    for (int i = it; i < std::min(n, it + t); ++i)
+      out[i] = 0.0;
   // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
 }

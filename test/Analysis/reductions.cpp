@@ -212,3 +212,58 @@ int clauses(int n, const int *x, int &out) {
 }
 // FIXIT: fix-it:"{{.*}}reductions.cpp":{64:26-64:26}:"(reduce(+: sum))"
 // FIXIT: fix-it:"{{.*}}reductions.cpp":{71:42-71:42}:", reduce(*: prod)"
+
+// Flags: a bool the loop never reads and only sets to one value is an exact '|' (true) or '&'
+// (false) reduction, with or without the clause; a clause with the other operator, an int set
+// to 1, and a bool set to two values are refused, each with its reason.
+bool flagSet(int n, const double *a) {
+  bool stop = false;
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 4); in: a; reduce: stop (|)
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    if (a[i] < 0)
+      stop = true;
+  return stop;
+}
+bool flagCleared(int n, const double *a) {
+  bool ok = true;
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 4); in: a; reduce: ok (&)
+  [[cluster::gpu_parallel(reduce(&: ok))]]
+  for (int i = 0; i < n; ++i)
+    if (a[i] <= 0)
+      ok = false;
+  return ok;
+}
+bool flagWrongClause(int n, const double *a) {
+  bool stop = false;
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'reduce(&: stop)' does not match the loop, which sets flag 'stop' to true
+  [[cluster::gpu_parallel(reduce(&: stop))]]
+  for (int i = 0; i < n; ++i)
+    if (a[i] < 0)
+      stop = true;
+  // CHECK: {{.*}}reductions.cpp:[[@LINE-1]]:7: note: set here; write 'reduce(|: stop)'
+  return stop;
+}
+int flagInt(int n, const double *a) {
+  int found = 0;
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'found' is written by some iterations only, so its value after the loop depends on which of them ran last; make it a 'bool' that every write sets to the same value (a flag), or declare it inside the loop body
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    if (a[i] < 0)
+      found = 1;
+  // CHECK: {{.*}}reductions.cpp:[[@LINE-1]]:7: note: written here
+  return found;
+}
+bool flagTwoValues(int n, const double *a) {
+  bool f = false;
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'f' is written by some iterations only, so its value after the loop depends on which of them ran last; make it a 'bool' that every write sets to the same value (a flag), or declare it inside the loop body
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    if (a[i] < 0)
+      f = true;
+    if (a[i] > 100)
+      f = false;
+  }
+  // CHECK: {{.*}}reductions.cpp:[[@LINE-4]]:7: note: written here
+  return f;
+}

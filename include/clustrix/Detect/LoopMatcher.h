@@ -13,6 +13,8 @@
 #include "clustrix/Detect/Annotation.h"
 #include "clustrix/Support/PendingDiag.h"
 
+#include "clang/Basic/SourceLocation.h"
+
 #include <vector>
 
 namespace clang {
@@ -37,6 +39,7 @@ struct MatchedLoop {
   bool Automatic = false;                ///< Found through a function's attribute.
   LoopClauses Clauses;
   unsigned Begin = 0, End = 0; ///< Byte range in its file, trailing `;` included.
+  clang::FileID File;          ///< The file of that range.
   /// The loop is in a template definition: it runs only as its instantiations' copies, each
   /// analysed on its own (clustrix/AST/Instantiation.h).
   bool InTemplate = false;
