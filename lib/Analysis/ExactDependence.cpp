@@ -108,19 +108,129 @@ long coordinate(isl_point *Pt, isl_dim_type Type, int Pos) {
   return N;
 }
 
+
+/// A nest level that counts in tiles of a run-time size (`it += t`): its variable appears only
+/// multiplied by one symbol, k*t, which isl cannot take. Renamed U = t*k, the problem is
+/// affine again; what k != k' says of U, |U - U'| >= |t| (U = U' = 0 for t = 0), is added in its
+/// place. The rename keeps every solution, so an empty set still proves independence.
+struct TileRename {
+  PolyVar K, S, U;
+};
+
+Polynomial monomial(const Monomial &M, int64_t C) {
+  Polynomial P = Polynomial::constant(C);
+  for (const PolyVar &V : M)
+    P = P * Polynomial::variable(V);
+  return P;
+}
+
+/// The symbol that multiplies K in every monomial of P that holds K: true with S unset when K
+/// does not appear, false when it appears otherwise (alone, with another factor, or with a
+/// different symbol than S).
+bool tileSymbol(const Polynomial &P, const PolyVar &K, std::optional<PolyVar> &S) {
+  if (!P.isValid())
+    return true;
+  for (const auto &[M, C] : P.terms()) {
+    if (std::find(M.begin(), M.end(), K) == M.end())
+      continue;
+    if (M.size() != 2)
+      return false;
+    const PolyVar &Other = M[0] == K ? M[1] : M[0];
+    if (Other.IsLoopVar || (S && !(*S == Other)))
+      return false;
+    S = Other;
+  }
+  return true;
+}
+
+/// P with each monomial C*S*K replaced by C*U.
+Polynomial renamed(const Polynomial &P, const TileRename &T) {
+  if (!P.isValid())
+    return P;
+  Polynomial Out = Polynomial::constant(0);
+  for (const auto &[M, C] : P.terms())
+    Out = Out + (std::find(M.begin(), M.end(), T.K) == M.end()
+                     ? monomial(M, C)
+                     : Polynomial::variable(T.U).scaled(C));
+  return Out;
+}
+
+PolyRange renamed(const PolyRange &R, const TileRename &T) {
+  PolyRange Out = R;
+  Out.Lo = renamed(R.Lo, T);
+  Out.Hi = renamed(R.Hi, T);
+  Out.Base = renamed(R.Base, T);
+  Out.ResidueNum = renamed(R.ResidueNum, T);
+  if (R.ClampLo)
+    Out.ClampLo = renamed(*R.ClampLo, T);
+  if (R.ClampHi)
+    Out.ClampHi = renamed(*R.ClampHi, T);
+  return Out;
+}
+
+/// The nest levels to rename, and the problem renamed (A, B and Ranges in place).
+std::vector<TileRename> renameTiles(std::vector<Polynomial> &A, std::vector<Polynomial> &B,
+                                    std::vector<PolyVar> &Nest, RangeMap &Ranges,
+                                    std::vector<std::unique_ptr<char>> &Keys) {
+  std::vector<TileRename> Out;
+  for (PolyVar &K : Nest) {
+    std::optional<PolyVar> S;
+    bool Ok = true;
+    for (const std::vector<Polynomial> *Side : {&A, &B})
+      for (const Polynomial &P : *Side)
+        Ok &= tileSymbol(P, K, S);
+    for (const auto &[Key, R] : Ranges) {
+      if (Key == K.Key)
+        continue;
+      for (const Polynomial *P : {&R.Lo, &R.Hi, &R.Base, &R.ResidueNum})
+        Ok &= tileSymbol(*P, K, S);
+      for (const std::optional<Polynomial> *P : {&R.ClampLo, &R.ClampHi})
+        if (*P)
+          Ok &= tileSymbol(**P, K, S);
+    }
+    if (!Ok || !S)
+      continue;
+    Keys.push_back(std::make_unique<char>());
+    TileRename T{K, *S, PolyVar{Keys.back().get(), K.Name + "*" + S->Name, true}};
+    for (std::vector<Polynomial> *Side : {&A, &B})
+      for (Polynomial &P : *Side)
+        P = renamed(P, T);
+    Ranges.erase(K.Key);
+    for (auto &[Key, R] : Ranges)
+      R = renamed(R, T);
+    K = T.U;
+    Out.push_back(T);
+  }
+  return Out;
+}
+
 } // namespace
 
-std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &A,
-                                                 const std::vector<Polynomial> &B,
-                                                 const std::vector<PolyVar> &Nest,
-                                                 const RangeMap &Ranges) {
-  if (A.size() != B.size() || Nest.empty())
+std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &OrigA,
+                                                 const std::vector<Polynomial> &OrigB,
+                                                 const std::vector<PolyVar> &OrigNest,
+                                                 const RangeMap &OrigRanges) {
+  if (OrigA.size() != OrigB.size() || OrigNest.empty())
     return std::nullopt;
+  std::vector<Polynomial> A = OrigA, B = OrigB;
+  std::vector<PolyVar> Nest = OrigNest;
+  RangeMap Ranges = OrigRanges;
+  std::vector<std::unique_ptr<char>> TileKeys;
+  std::vector<TileRename> Tiles = renameTiles(A, B, Nest, Ranges, TileKeys);
+  auto TileOf = [&](const PolyVar &V) -> const TileRename * {
+    for (const TileRename &T : Tiles)
+      if (T.U == V)
+        return &T;
+    return nullptr;
+  };
   Naming Names;
   for (const PolyVar &K : Nest)
     Names.Loops.emplace(K.Key, K);
   for (size_t D = 0; D < A.size(); ++D)
     if (!Names.add(A[D]) || !Names.add(B[D]))
+      return std::nullopt;
+  for (const TileRename &T : Tiles)
+    if (!Names.add(Polynomial::variable(T.S)))
       return std::nullopt;
   if (!Names.closeOverRanges(Ranges))
     return std::nullopt;
@@ -171,9 +281,28 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
   for (size_t D = 0; D < A.size(); ++D)
     And(Names.text(A[D], 'a') + " = " + Names.text(B[D], 'b'));
   std::string Differ;
-  for (const PolyVar &K : Nest)
-    Differ += (Differ.empty() ? "" : " or ") + Names.loop(K, 'a') + " < " + Names.loop(K, 'b') +
-              " or " + Names.loop(K, 'a') + " > " + Names.loop(K, 'b');
+  // A renamed level's U = S*k with k >= 0 has S's sign.
+  for (const TileRename &T : Tiles)
+    for (char I : {'a', 'b'}) {
+      std::string U = Names.loop(T.U, I), S = Names.symbol(T.S);
+      And("((" + S + " >= 1 and " + U + " >= 0) or (" + S + " <= -1 and " + U + " <= 0) or " + S +
+          " = 0)");
+    }
+  for (const PolyVar &K : Nest) {
+    std::string X = Names.loop(K, 'a'), Y = Names.loop(K, 'b');
+    if (const TileRename *T = TileOf(K)) {
+      // U = S*k: different k are at least |S| apart, and S = 0 puts every k at 0.
+      std::string S = Names.symbol(T->S);
+      Differ += (Differ.empty() ? "" : " or ") + ("(" + S + " >= 1 and (" + X + " - " + Y +
+                                                   " >= " + S + " or " + Y + " - " + X + " >= " +
+                                                   S + ")) or (" + S + " <= -1 and (" + X +
+                                                   " - " + Y + " >= -" + S + " or " + Y + " - " +
+                                                   X + " >= -" + S + ")) or (" + S + " = 0 and " +
+                                                   X + " = 0 and " + Y + " = 0)");
+      continue;
+    }
+    Differ += (Differ.empty() ? "" : " or ") + X + " < " + Y + " or " + X + " > " + Y;
+  }
   And("(" + Differ + ")");
   std::string Text = "[" + Params + "] -> { [" + Vars + "] : " + Cons + " }";
 
@@ -211,7 +340,9 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
     if (Nest.size() > 1)
       for (std::string &S : Iters)
         S = "(" + S + ")";
-    Answer.Witness = "iterations " + Iters[0] + " and " + Iters[1];
+    // A renamed tile level's coordinate is t*k, not an iteration: then no numbers are shown.
+    Answer.Witness = Tiles.empty() ? "iterations " + Iters[0] + " and " + Iters[1]
+                                   : std::string("two iterations");
     // The symbols by name: the order of the message must not depend on where keys live.
     std::vector<std::pair<std::string, long>> Values;
     int P = 0;

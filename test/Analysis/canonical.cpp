@@ -79,7 +79,7 @@ void invariance(int n, int step, double *b) {
   // CHECK: {{.*}}canonical.cpp:[[@LINE+4]]:3: warning: loop not parallelized: the step 'step' may change
   // CHECK: {{.*}}canonical.cpp:[[@LINE+3]]:31: note: step here
   // CHECK: {{.*}}canonical.cpp:[[@LINE+4]]:5: note: also: 'step' is declared outside the loop and written by every iteration; declare it inside the loop body
-  // CHECK: {{.*}}canonical.cpp:[[@LINE+2]]:5: note: also: 'b' may be written in one iteration and written in another: the dependence test cannot prove the accesses disjoint
+  // CHECK: {{.*}}canonical.cpp:[[@LINE+2]]:5: note: also: 'b' is written in one iteration and written in another: two iterations (with step = 0) touch the same element
   for (int i = 0; i < n; i += step) {
     b[i] = 1;
     step = 2;

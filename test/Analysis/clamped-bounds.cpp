@@ -73,14 +73,37 @@ void notAMin(int n, int m, double *a) {
   // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
 }
 
-// Tiles whose size is only known at run time: the tile variable is a symbol times the
-// normalized one, which the exact test cannot take; the refusal says it could not prove the
-// accesses disjoint (it once said the subscripts did not depend on the loop variable).
+// Tiles whose size is only known at run time: the tile variable is the symbol t times the
+// normalized one; renamed U = t*k for the exact test, with |U - U'| >= |t| for different tiles.
+// Tiles one element too long, a tile that runs over the same elements each time, and a stride
+// that may be zero are refused, with a witness of the symbols.
 void runtimeTiles(int n, int t, double *out) {
-  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' may be written in one iteration and written in another: the dependence test cannot prove the accesses disjoint
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); out: out
   [[cluster::gpu_parallel]]
   for (int it = 0; it < n; it += t)
     for (int i = it; i < std::min(n, it + t); ++i)
       out[i] = 0.0;
+}
+void runtimeTilesOverlap(int n, int t, double *out) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written in one iteration and written in another: two iterations (with n = 2, t = 1) touch the same element
+  [[cluster::gpu_parallel]]
+  for (int it = 0; it < n; it += t)
+    for (int i = it; i < std::min(n, it + t + 1); ++i)
+      out[i] = out[i] + 1;
   // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+}
+void runtimeTilesSame(int n, int t, double *out) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  [[cluster::gpu_parallel]]
+  for (int it = 0; it < n; it += t)
+    for (int i = 0; i < t; ++i)
+      out[i] = out[i] + it;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+}
+void strideMaybeZero(int n, int m, double *out) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written in one iteration and written in another: two iterations (with m = 0) touch the same element
+  [[cluster::gpu_parallel]]
+  for (int k = 0; k < n; ++k)
+    out[m * k] = out[m * k] + k;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:5: note: written here
 }

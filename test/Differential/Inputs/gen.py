@@ -2972,7 +2972,13 @@ class Program:
         d = r.wpick([(5, 0), (1, 1), (1, -1)])
         i, j, x, y, k = (self.fresh(v) for v in ('ci', 'cj', 'cx', 'cy', 'ck'))
         seed = self.index * 23 + self.counter
-        end = '%s + %d' % (ii, T + d)
+        # A tile size known only at run time (a variable: a symbol times the loop's counter).
+        step = str(T)
+        if kind != 'transpose' and r.chance(0.4):
+            step = self.fresh('tsz')
+            pre = list(pre) + ['  int %s = %d;' % (step, T)]
+            L.tags.add('clamp-runtime-step')
+        end = '%s + %s' % (ii, step) + ('' if d == 0 else ' %s %d' % ('+' if d > 0 else '-', abs(d)))
         if kind == 'macro':
             mac = self.p + self.fresh('MIN')
             self.decls.append('#define %s(a, b) ((a) < (b) ? (a) : (b))' % mac)
@@ -3008,7 +3014,7 @@ class Program:
                       '  }']
         else:
             lines += ['  @ATTR',
-                      '  for (int %s = 0; %s < n; %s += %d) { @FOR' % (ii, ii, ii, T),
+                      '  for (int %s = 0; %s < n; %s += %s) { @FOR' % (ii, ii, ii, step),
                       '    for (int %s = %s; %s < %s; ++%s)' % (i, start, i, bound, i),
                       '      %s[%s] = (%s[%s] + %s[%s - %d] + 1) %% 1000;' % (
                           x, i, x, i, y, i, 1 if kind == 'max-start' else 0),

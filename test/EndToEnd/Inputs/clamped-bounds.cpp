@@ -37,6 +37,13 @@ void tilesMacro(int n, double *a, const double *b) {
       a[i] = a[i] + b[i - 1];
 }
 
+void runtimeTiles(int n, int t, double *a, const double *b) {
+  [[cluster::gpu_parallel]]
+  for (int it = 0; it < n; it += t)
+    for (int i = it; i < std::min(n, it + t); ++i)
+      a[i] = a[i] * 0.5 + b[i] + t;
+}
+
 void transpose(int n, double *out, const double *in) {
   [[cluster::gpu_parallel]]
   for (int it = 0; it < n; it += 16)
@@ -54,6 +61,8 @@ int main() {
   tilesMacro(1000, a, b);
   double *c = guarded(999);
   tiles(999, c, a);
+  runtimeTiles(999, 7, c, b);
+  runtimeTiles(1000, 64, a, b);
   const int n = 243; // not a multiple of the tile
   std::vector<double> in(n * n), out(n * n);
   for (int i = 0; i < n * n; ++i)
