@@ -582,6 +582,21 @@ void BodyWalker::innerRange(const ForStmt *F, const VarDecl *&IV,
     Range = PolyRange{Bound, Init};
   if (Range && ClampInit)
     Range->ClampLo = *ClampInit;
+  // A start at a nest variable's value (`i = it` in tiles of a run-time size, `it += t`): a
+  // nest level compared with `<` or `<=` runs wide only with a positive step (tripCount in
+  // Runtime.h), so it never goes below its own start, and neither does this variable. The start
+  // then bounds it where the symbolic step hides the sign (delinearizing `i * n + j`).
+  if (Range && Dir > 0 && !Range->ClampLo)
+    for (const CanonicalLoop &CL : R.Nest) {
+      if (CL.RangeFor || !CL.InitValue.isValid() || !CL.InitValue.loopVars().empty() ||
+          (CL.Cmp != LoopCmp::LT && CL.Cmp != LoopCmp::LE))
+        continue;
+      auto It = IVPolys.find(CL.Var);
+      if (It != IVPolys.end() && Range->Lo == It->second) {
+        Range->ClampLo = CL.InitValue;
+        break;
+      }
+    }
   if (Range && ClampBound)
     Range->ClampHi = Op == BO_LT ? *ClampBound - One : *ClampBound;
   if (Range && (!fitsBoxProgram(Range->Lo) || !fitsBoxProgram(Range->Hi) ||

@@ -107,3 +107,27 @@ void strideMaybeZero(int n, int m, double *out) {
     out[m * k] = out[m * k] + k;
   // CHECK: clamped-bounds.cpp:[[@LINE-1]]:5: note: written here
 }
+
+// Two tile levels of a run-time size, collapsed, over flattened arrays (PRK's stencils): the tile
+// variables never go below their starts (a loop compared with '<' runs wide only counting up),
+// which bounds `j` in `i * n + j` for delinearization. In place, the stencil reads a neighbour
+// tile's elements: refused.
+void star(int n, int t, const double *in, double *out) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, collapse 2, level 2 (score 15); in: out, in; out: out
+  [[cluster::gpu_parallel(collapse(2))]]
+  for (int it = 1; it < n - 1; it += t)
+    for (int jt = 1; jt < n - 1; jt += t)
+      for (int i = it; i < std::min(n - 1, it + t); ++i)
+        for (int j = jt; j < std::min(n - 1, jt + t); ++j)
+          out[i * n + j] += in[i * n + j - 1] * -0.5 + in[(i - 1) * n + j] * 0.5;
+}
+void starInPlace(int n, int t, double *out) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written in one iteration and read in another: two iterations (with n = 4, t = 1) touch the same element
+  [[cluster::gpu_parallel(collapse(2))]]
+  for (int it = 1; it < n - 1; it += t)
+    for (int jt = 1; jt < n - 1; jt += t)
+      for (int i = it; i < std::min(n - 1, it + t); ++i)
+        for (int j = jt; j < std::min(n - 1, jt + t); ++j)
+          out[i * n + j] += out[(i - 1) * n + j] * 0.5;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:29: note: conflicting read here
+}

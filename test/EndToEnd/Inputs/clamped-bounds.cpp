@@ -44,6 +44,17 @@ void runtimeTiles(int n, int t, double *a, const double *b) {
       a[i] = a[i] * 0.5 + b[i] + t;
 }
 
+// PRK's star stencil: two tile levels of a run-time size, collapsed, over flattened arrays.
+void star(int n, int t, const double *in, double *out) {
+  [[cluster::gpu_parallel(collapse(2))]]
+  for (int it = 1; it < n - 1; it += t)
+    for (int jt = 1; jt < n - 1; jt += t)
+      for (int i = it; i < std::min(n - 1, it + t); ++i)
+        for (int j = jt; j < std::min(n - 1, jt + t); ++j)
+          out[i * n + j] += in[i * n + j - 1] * -0.5 + in[(i - 1) * n + j] * -0.5 +
+                            in[(i + 1) * n + j] * 0.5 + in[i * n + j + 1] * 0.5;
+}
+
 void transpose(int n, double *out, const double *in) {
   [[cluster::gpu_parallel]]
   for (int it = 0; it < n; it += 16)
@@ -68,7 +79,15 @@ int main() {
   for (int i = 0; i < n * n; ++i)
     in[i] = i % 31;
   transpose(n, out.data(), in.data());
+  const int m = 37;
+  double *sin = guarded(m * m), *sout = guarded(m * m);
+  for (int i = 0; i < m * m; ++i)
+    sin[i] = i % 11, sout[i] = 0;
+  star(m, 5, sin, sout);
+  star(m, 64, sin, sout);
   double s = 0;
+  for (int i = 0; i < m * m; ++i)
+    s += sout[i] * (i % 4 + 1);
   for (int i = 0; i < 1000; ++i)
     s += a[i] * (i % 5 + 1) + b[i] * (i % 3 + 1) + (i < 999 ? c[i] : 0);
   for (int i = 0; i < n * n; ++i)
