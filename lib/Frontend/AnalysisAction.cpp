@@ -19,10 +19,7 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
-#include "clang/Sema/Sema.h"
-#include "clang/Sema/SemaConsumer.h"
 
-#include <algorithm>
 #include <cassert>
 #include <map>
 #include <memory>
@@ -52,7 +49,7 @@ struct AcceptedLoop {
 
 /// The consumer of the analysis parse: installs the token watcher, then runs the phases on the
 /// translation unit.
-class AnalysisConsumer : public SemaConsumer {
+class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(CompilerInstance &CI, PipelineOptions Opts, PipelineOutput &Out,
                    AnalysisAction::DoneFn Done)
@@ -65,25 +62,6 @@ public:
   /// deduced return types.
   bool shouldSkipFunctionBody(Decl *D) override {
     return CI.getSourceManager().isInSystemHeader(D->getLocation());
-  }
-
-  void InitializeSema(Sema &S) override { TheSema = &S; }
-  void ForgetSema() override { TheSema = nullptr; }
-
-  /// For the same reason, the definitions of system headers' templates are not instantiated:
-  /// their uses queue them, and the queue is trimmed after each top-level declaration (those
-  /// that instantiations of the user's templates queue at the end still run).
-  bool HandleTopLevelDecl(DeclGroupRef) override {
-    if (!TheSema)
-      return true;
-    const SourceManager &SM = CI.getSourceManager();
-    auto &Pending = TheSema->PendingInstantiations;
-    Pending.erase(std::remove_if(Pending.begin(), Pending.end(),
-                                 [&](const Sema::PendingImplicitInstantiation &P) {
-                                   return SM.isInSystemHeader(P.first->getLocation());
-                                 }),
-                  Pending.end());
-    return true;
   }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
@@ -106,7 +84,6 @@ private:
   PipelineOutput &Out;
   AnalysisAction::DoneFn Done;
   AttributeCollector Attrs;
-  Sema *TheSema = nullptr;
 };
 
 void AnalysisConsumer::run(ASTContext &Ctx) {
