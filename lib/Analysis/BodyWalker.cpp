@@ -73,14 +73,34 @@ static unsigned nonReadUses(const Stmt *S, const VarDecl *VD) {
   return N;
 }
 
+/// The compound statements of S, outside lambdas and blocks (whose bodies run when called),
+/// less those with a label among their statements (a switch's body): a jump to the label runs
+/// what follows a definition without it.
+static void compoundsOf(const Stmt *S, std::vector<const CompoundStmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S))
+    return;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    bool Labelled = false;
+    for (const Stmt *C : CS->body())
+      Labelled |= isa<SwitchCase>(C) || isa<LabelStmt>(C);
+    if (!Labelled)
+      Out.push_back(CS);
+  }
+  for (const Stmt *C : S->children())
+    compoundsOf(C, Out);
+}
+
 /// An integer private (declared before the loop, written before it is read in every iteration:
-/// Privatize.cpp) whose only write in the body is a top-level `k = expr;` has that value from
-/// there to the end of the iteration: `k = i * m; a[k] = ...` subscripts a by i * m.
+/// Privatize.cpp) whose only write in the body is a `k = expr;` at the top level of a compound
+/// statement has that value from there to the end of that compound statement: `k = i * m;
+/// a[k] = ...` subscripts a by i * m, and so does `for (j...) { k = i + n * j; a[k] = ...; }`
+/// within the inner loop's body. Nothing else writes k (one write in all), and a statement of
+/// a compound runs after the ones before it unless the rest is skipped as well.
 void BodyWalker::findPrivateDefinitions(const Stmt *Body) {
   TopBody = Body;
-  const auto *CS = dyn_cast<CompoundStmt>(Body);
-  if (!CS)
-    return;
+  std::vector<const CompoundStmt *> Compounds;
+  compoundsOf(Body, Compounds);
+  for (const CompoundStmt *CS : Compounds)
   for (const Stmt *C : CS->body()) {
     const auto *BO = dyn_cast<BinaryOperator>(C);
     if (!BO || BO->getOpcode() != BO_Assign)
@@ -187,19 +207,26 @@ void BodyWalker::refuseNode(const Stmt *S, RejectKind K, const char *What) {
 // --- Statements ---------------------------------------------------------------------------------
 
 void BodyWalker::walkCompound(const CompoundStmt *S) {
+  std::vector<const VarDecl *> Defined;
   for (const Stmt *C : S->body()) {
     walkStmt(C);
-    if (S != TopBody)
-      continue;
     auto It = PrivateDefs.find(C);
-    if (It == PrivateDefs.end())
+    if (It == PrivateDefs.end() || Cur->Fn)
       continue;
     const Expr *Value = cast<BinaryOperator>(C)->getRHS();
     if (Polynomial P = polyOf(Value); P.isValid())
       cur().IntDefs[It->second] = P;
     if (Polynomial X = polyOf(Value, /*Exact=*/true); X.isValid())
       cur().ExactDefs[It->second] = X;
+    Defined.push_back(It->second);
   }
+  // After its compound statement the private holds the value of the last time it ran (an inner
+  // loop's last iteration), not the polynomial: no value from there on.
+  if (S != TopBody)
+    for (const VarDecl *VD : Defined) {
+      cur().IntDefs.erase(VD);
+      cur().ExactDefs.erase(VD);
+    }
 }
 
 void BodyWalker::walkDeclStmt(const DeclStmt *S) {
@@ -430,6 +457,10 @@ void BodyWalker::walkVarDecl(const VarDecl *VD) {
     Polynomial X = polyOf(Init, /*Exact=*/true);
     if (X.isValid())
       cur().ExactDefs[VD] = X;
+    const Expr *A = nullptr, *B = nullptr;
+    if (!X.isValid() && (splitMinMax(Init, /*Min=*/true, A, B) ||
+                         splitMinMax(Init, /*Min=*/false, A, B)))
+      cur().MinMaxDefs[VD] = Init;
   }
   if (T->isPointerType() && definedOnce(VD))
     cur().PtrDefs[VD] = {Init, Cur};
@@ -666,6 +697,12 @@ bool BodyWalker::splitMinMax(const Expr *E, bool Min, const Expr *&A, const Expr
 bool BodyWalker::clampedBound(const Expr *E, bool Min, Polynomial &Primary,
                               std::optional<Polynomial> &Clamp) {
   const Expr *A = nullptr, *B = nullptr;
+  // Through a local defined once as the min or max (the values it was computed from are the
+  // loop's variables and names not written since: its initializer's polynomials hold here).
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+      if (auto It = cur().MinMaxDefs.find(VD); It != cur().MinMaxDefs.end())
+        E = It->second;
   if (!splitMinMax(E, Min, A, B))
     return false;
   Polynomial PA = polyOf(A, /*Exact=*/true), PB = polyOf(B, /*Exact=*/true);

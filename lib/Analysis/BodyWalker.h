@@ -60,6 +60,9 @@ struct Frame {
   std::map<const clang::VarDecl *, Binding> PtrDefs, RefDefs;
   /// Local aggregates defined once by an initializer list: their fields' values.
   std::map<const clang::VarDecl *, Binding> AggregateDefs;
+  /// Integer locals defined once as the smaller or larger of two integers (`b_end = e > n ? n :
+  /// e`): a loop bound through them is clamped as the initializer would be (clampedBound).
+  std::map<const clang::VarDecl *, const clang::Expr *> MinMaxDefs;
   /// Locals of this body with a use other than a read of their value (UseScan.h): they are
   /// never "defined once".
   std::set<const clang::VarDecl *> Rewritten;
@@ -334,8 +337,10 @@ private:
   std::vector<PolyVar> NormVars;
   std::map<const clang::VarDecl *, PolyVar> InnerVars;
   std::set<const clang::VarDecl *> Locals;
-  /// The body's top-level statements `k = expr;` that give an integer private its one value of
-  /// the iteration: after each, subscripts through the private are its polynomial.
+  /// The statements `k = expr;` at the top level of a compound statement of the body (the body
+  /// itself, an inner loop's body, a branch) that give an integer private its one value of the
+  /// iteration: after each, to the end of its compound statement, subscripts through the
+  /// private are its polynomial.
   std::map<const clang::Stmt *, const clang::VarDecl *> PrivateDefs;
   const clang::Stmt *TopBody = nullptr;
   /// Element references of inner range-based loops: their accesses are the range's.

@@ -131,3 +131,39 @@ void starInPlace(int n, int t, double *out) {
           out[i * n + j] += out[(i - 1) * n + j] * 0.5;
   // CHECK: clamped-bounds.cpp:[[@LINE-1]]:29: note: conflicting read here
 }
+
+// A block's end held in a local defined once as the smaller of two values (Rodinia cfd's
+// `b_end = (blk+1)*bl > n ? n : (blk+1)*bl`): the bound is clamped as the conditional would be.
+// A local assigned again after its definition is no bound, and a local that picks the larger
+// lets blocks overlap.
+void blocks(int n, const float *v, float *out) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 10); in: v; out: out
+  [[cluster::gpu_parallel]]
+  for (int blk = 0; blk < n / 16; ++blk) {
+    int b_start = blk * 16;
+    int b_end = (blk + 1) * 16 > n ? n : (blk + 1) * 16;
+    for (int i = b_start; i < b_end; i++)
+      out[i] = v[i + 2 * n] * 0.5f;
+  }
+}
+void blocksRewritten(int n, const float *v, float *out) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int blk = 0; blk < n / 16; ++blk) {
+    int b_end = (blk + 1) * 16 > n ? n : (blk + 1) * 16;
+    b_end += 16;
+    for (int i = blk * 16; i < b_end; i++)
+      out[i] = v[i];
+    // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+  }
+}
+void blocksMax(int n, const float *v, float *out) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int blk = 0; blk < n / 16; ++blk) {
+    int b_end = (blk + 1) * 16 > n ? (blk + 1) * 16 : n;
+    for (int i = blk * 16; i < b_end; i++)
+      out[i] = v[i];
+    // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+  }
+}

@@ -282,16 +282,48 @@ void indexTwoWrites(int n, double *a, const double *b) {
     // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:5: note: written here
   }
 }
+// Defined at the top of an inner loop's body (Rodinia srad's `k = i + Nr*j`): the value holds
+// to the end of that body, and not after it, where k is the last inner iteration's.
 void indexInInnerLoop(int n, double *a, const double *b) {
   int k;
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 9); in: b; out: a; private: k
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < 4; ++j) {
       k = i * 4 + j;
       a[k] = b[i];
-      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:7: note: written here
     }
+}
+void indexAfterInnerLoop(int n, double *a, const double *b) {
+  int k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'k' carries a value from one iteration to the next
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      k = i * 4 + j;
+      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:7: note: written here and read by a later iteration
+      a[k] = b[i];
+      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:7: note: also: 'a' is written in one iteration and written in another: every iteration touches the same element
+    }
+    a[k] = 0;
+  }
+}
+// A case label in the compound: a jump to it skips the definition.
+void indexInSwitch(int n, double *a, const int *sel) {
+  int k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    k = 0;
+    switch (sel[i]) {
+    case 0:
+      k = 3 * i;
+    case 1:
+      a[k] = 1;
+      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:7: note: written here
+      break;
+    }
+  }
 }
 void indexIncremented(int n, double *a) {
   int k;
