@@ -81,6 +81,16 @@ if config.clustrix_build_compiler:
 if config.clang and config.clangxx:
     config.available_features.add("clang")
 
+# glibc's debugging malloc (2.34 and later), which a test preloads as an allocator that comes
+# before the runtime's (test/Runtime/allocations.test).
+for libdir in ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
+               "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64"]:
+    malloc_debug = os.path.join(libdir, "libc_malloc_debug.so.0")
+    if os.path.exists(malloc_debug):
+        config.available_features.add("malloc-debug")
+        config.substitutions.append(("%malloc_debug", malloc_debug))
+        break
+
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))

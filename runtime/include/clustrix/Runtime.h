@@ -228,6 +228,17 @@ void registerKernelImage(const char *KernelName, uint64_t KernelHash, const void
 /// never reach a GPU never initialize CUDA. Preferred to images and to NVRTC.
 void registerKernelGetter(const char *KernelName, uint64_t KernelHash, void *(*Getter)());
 
+/// The extent of the heap block that holds P, in elements of ElemSize bytes relative to P, for
+/// reads through a pointer whose extent the source does not give (docs/data-movement.md,
+/// "Extents of heap blocks"). For a live block of Size requested bytes at Start, with
+/// Start <= P < Start + Size: allocationLo is -((P - Start) / ElemSize), so that element Lo of P
+/// is the first whole element in the block, and allocationHi is (Start + Size - P) / ElemSize, so
+/// that P[0..Hi) lies wholly in it. Unknown (P null, ElemSize 0, P in no recorded block: a block
+/// under 256 bytes, stack or static memory, or the runtime's malloc is not the program's): Lo is
+/// 0 and Hi is -1, and the caller runs the loop serially.
+int64_t allocationLo(const void *P, size_t ElemSize) noexcept;
+int64_t allocationHi(const void *P, size_t ElemSize) noexcept;
+
 //===----------------------------------------------------------------------===//
 // Box programs: the per-dimension index hulls of a loop's accesses as data, evaluated by the
 // runtime with interval arithmetic (generated code stays small and cheap to compile).

@@ -175,6 +175,12 @@ int clustrix_run_loop(const clustrix_LoopInfo *Info,
 /* Runtime.h's noteAsWritten: logs (at info level) that the loop runs exactly as written. */
 void clustrix_note_as_written(const clustrix_LoopInfo *Info) CLUSTRIX_C_NOEXCEPT;
 
+/* Runtime.h's allocationLo and allocationHi: the extent, in elements of elem_size bytes relative
+ * to p, of the heap block that holds p: elements [lo, hi) of p lie wholly in it. Unknown gives
+ * lo 0 and hi -1 (the loop then runs serially). */
+int64_t clustrix_allocation_lo(const void *p, size_t elem_size) CLUSTRIX_C_NOEXCEPT;
+int64_t clustrix_allocation_hi(const void *p, size_t elem_size) CLUSTRIX_C_NOEXCEPT;
+
 /*===----------------------------------------------------------------------===*
  * Helpers of generated code (Runtime.h's templates, for C)
  *===----------------------------------------------------------------------===*/

@@ -161,6 +161,14 @@ extern "C" clustrix_Trip clustrix_trip_count(uint8_t VarKind, uint8_t CmpKind, u
   }
 }
 
+extern "C" int64_t clustrix_allocation_lo(const void *P, size_t ElemSize) noexcept {
+  return rt::allocationLo(P, ElemSize);
+}
+
+extern "C" int64_t clustrix_allocation_hi(const void *P, size_t ElemSize) noexcept {
+  return rt::allocationHi(P, ElemSize);
+}
+
 extern "C" clustrix_Trip clustrix_trip_product(clustrix_Trip A, clustrix_Trip B) noexcept {
   return toC(rt::tripProduct(toRt(A), toRt(B)));
 }
