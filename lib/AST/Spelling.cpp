@@ -458,11 +458,13 @@ std::string clustrix::privateMemberDefinition(const FieldDecl *FD, const CXXReco
   }
   std::string V = privateMemberVariable(FD, Outer);
   std::string Tag = V + "_tag", Def = V + "_def";
-  return "struct " + Tag + " {\n  using type = " + Type + ";\n  friend constexpr type " + V +
-         "_get(" + Tag + ");\n};\ntemplate <" + Tag + "::type M> struct " + Def +
-         " {\n  friend constexpr " + Tag + "::type " + V + "_get(" + Tag +
-         ") { return M; }\n};\ntemplate struct " + Def + "<&::" + Class +
-         "::" + FD->getName().str() + ">;\nstatic constexpr " + Tag + "::type " + V + " = " + V +
+  // Every name declared here is reserved (`__clx_`): a user's macro (`#define M 40`, `#define
+  // type int`) must not reach into it.
+  return "struct " + Tag + " {\n  using __clx_type = " + Type + ";\n  friend constexpr __clx_type " +
+         V + "_get(" + Tag + ");\n};\ntemplate <" + Tag + "::__clx_type __clx_member> struct " +
+         Def + " {\n  friend constexpr " + Tag + "::__clx_type " + V + "_get(" + Tag +
+         ") { return __clx_member; }\n};\ntemplate struct " + Def + "<&::" + Class + "::" +
+         FD->getName().str() + ">;\nstatic constexpr " + Tag + "::__clx_type " + V + " = " + V +
          "_get(" + Tag + "{});\n";
 }
 

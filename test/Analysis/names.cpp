@@ -65,6 +65,19 @@ void freeStep(Domain &d) {
     d.p(i) = d.q(i) * 2.0 + 1.0;
 }
 
+// The declarations use reserved names only: the user's macros `M` and `type` do not reach them.
+#define M 40
+#define type int
+void freeStepMacros(Domain &d) {
+  int n = d.size();
+  [[cluster::gpu_parallel]]
+  // CHECK: {{.*}}names.cpp:[[@LINE+1]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 5); in: d.m_q; out: d.m_p
+  for (int i = 0; i < n; ++i)
+    d.p(i) = d.q(i) * 2.0 + M;
+}
+#undef M
+#undef type
+
 // Where no such declaration can be written, the loop is refused and the build still succeeds:
 // the loop's function is defined inside another class, or the member's type is private.
 struct Other {
