@@ -136,7 +136,12 @@ void testDependences(const NestInfo &Nest, const RegionAccesses &ByRegion,
   for (size_t RI = 0; RI < ByRegion.size(); ++RI) {
     Region &Reg = R.Regions[RI];
     const std::vector<const Access *> &As = ByRegion[RI];
-    // Non-affine reads need the whole object: its extent must be known.
+    // Non-affine reads need the whole object: its extent must be known. Through a pointer the
+    // runtime takes it from the heap block that holds the pointer, and runs the loop serially
+    // when it knows none (a stack or static array, an allocator it does not see).
+    if (!Reg.Affine && Reg.Extent == ExtentKind::Unknown && Reg.Pointer &&
+        !(Reg.Access & RegionWrite))
+      Reg.Extent = ExtentKind::Allocation;
     if (!Reg.Affine && Reg.Extent == ExtentKind::Unknown && !(Reg.Access & RegionWrite)) {
       const Access *A = As.front();
       for (const Access *X : As)

@@ -72,6 +72,7 @@ Region makeRegion(ASTContext &Ctx, const Access &A, const LoopClauses &Clauses) 
     Reg.ExtentText = std::to_string(Total);
     Reg.ElemType = typeString(E, Ctx);
   } else if (T->isPointerType()) {
+    Reg.Pointer = true;
     // A pointer to rows (`double (*a)[8]`, or a parameter `double a[][8]`): the rows' extents
     // come from the type; the number of rows is unknown (-1).
     QualType E = T->getPointeeType();

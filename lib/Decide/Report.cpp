@@ -50,7 +50,9 @@ llvm::json::Array loopObjects(const ReportUnit &U) {
                                            {"may_alias", G.MayAlias},
                                            {"guard", G.Scalar},
                                            {"affine", G.Affine},
-                                           {"extent", G.ExtentText},
+                                           {"extent", G.Extent == ExtentKind::Allocation
+                                                          ? std::string("allocation")
+                                                          : G.ExtentText},
                                            {"subscripts", std::move(Subs)}});
     }
     llvm::json::Array Reds, Apps, Privs;

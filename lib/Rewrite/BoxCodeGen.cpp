@@ -187,14 +187,25 @@ std::string frame(const Region &Reg, const RuntimeDialect &Dialect) {
       E = Dialect.castTo("int64_t", Reg.DimExtents[D - 1].str());
     Extents.push_back(E);
   }
-  // Non-affine reads of a known extent: the whole object.
+  // Non-affine reads of a known extent: the whole object; of a pointer's, the heap block that
+  // holds it, as the runtime knows it (allocationHi is -1 when it does not: serial).
   bool Whole = isWhole(Reg);
+  std::string Lo = "0", Hi = "0";
+  // A region of more than three dimensions is read whole too, its extent unknown unless the
+  // source gives it: then the heap block's, or serial (-1), never an empty box.
+  if (Whole && !Reg.ExtentText.empty() && Reg.Extent != ExtentKind::Allocation) {
+    Hi = Dialect.castTo("int64_t", Reg.ExtentText);
+  } else if (Whole && Reg.Pointer) {
+    std::string Args = "(const void *)" + Elem + ", sizeof(*" + Elem + ")";
+    Lo = Dialect.helper("allocationLo") + "(" + Args + ")";
+    Hi = Dialect.helper("allocationHi") + "(" + Args + ")";
+  } else if (Whole) {
+    Hi = "-1";
+  }
   return descriptor::init(descriptor::BoxFrame{
       F::Base("(void *)" + Elem), F::ElemSize("sizeof(*" + Elem + ")"),
       F::Extent("{" + joined(Extents, "") + "}"), F::Whole(Dialect.boolean(Whole)),
-      F::WholeHi(!Whole ? "0"
-                        : Dialect.castTo("int64_t",
-                                         Reg.ExtentText.empty() ? "0" : Reg.ExtentText))});
+      F::WholeLo(Lo), F::WholeHi(Hi)});
 }
 
 } // namespace

@@ -96,14 +96,24 @@ void nonAffine(int n, const int *idx, int *h, double *a) {
   }
 }
 
-// A gather through an index array needs the table's extent.
+// A gather through an index array needs the table's extent: through a pointer, the runtime
+// takes the heap block that holds it (or runs the loop serially when it knows none); an array
+// of unknown bound has none.
 void unbounded(int n, double *out, const double *table, const int *idx) {
   [[cluster::gpu_parallel]]
-  // CHECK: {{.*}}dependences.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'table' is read through a subscript that is not affine and its extent is unknown
-  // CHECK: {{.*}}dependences.cpp:[[@LINE+3]]:14: note: read here
-  // CHECK: {{.*}}dependences.cpp:[[@LINE-3]]:14: note: add 'extent(table, <count>)' to the attribute
+  // CHECK: {{.*}}dependences.cpp:[[@LINE+1]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: idx, table; out: out
   for (int i = 0; i < n; ++i) {
     out[i] = table[idx[i]];
+  }
+}
+extern const double unboundedTable[];
+void unboundedArray(int n, double *out, const int *idx) {
+  [[cluster::gpu_parallel]]
+  // CHECK: {{.*}}dependences.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'unboundedTable' is read through a subscript that is not affine and its extent is unknown
+  // CHECK: {{.*}}dependences.cpp:[[@LINE+3]]:14: note: read here
+  // CHECK: {{.*}}dependences.cpp:[[@LINE-3]]:14: note: add 'extent(unboundedTable, <count>)' to the attribute
+  for (int i = 0; i < n; ++i) {
+    out[i] = unboundedTable[idx[i]];
   }
 }
 

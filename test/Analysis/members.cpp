@@ -77,9 +77,9 @@ void memberExtent(SimData SD, double *out, int n) {
   [[cluster::gpu_parallel(extent(SD.energy, n))]]
   for (int i = 0; i < n; ++i)
     out[i] = SD.energy[(i * 7) % n];
-  // CHECK: {{.*}}members.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'SD.energy' is read through a subscript that is not affine and its extent is unknown
-  // CHECK: {{.*}}members.cpp:[[@LINE+4]]:14: note: read here
-  // CHECK: {{.*}}members.cpp:[[@LINE+1]]:14: note: add 'extent(SD.energy, <count>)' to the attribute
+  // Without the clause: the heap block that holds SD.energy, at run time.
+  // CHECK: {{.*}}members.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: SD.energy; out: out
+  // CHECK: {{.*}}members.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: region 'SD.energy' is not named in the loop body
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; ++i)
     out[i] = SD.energy[(i * 7) % n];

@@ -70,8 +70,10 @@ struct CanonicalLoop {
 /// Access classification of a region.
 enum RegionAccess : unsigned { RegionRead = 1, RegionWrite = 2 };
 
-/// How the whole extent of an array is known.
-enum class ExtentKind { Unknown, ConstantArray, Container, Clause };
+/// How the whole extent of an array is known. Allocation: a pointer read through subscripts
+/// that are not affine, with no extent in the source: at run time, the heap block that holds it
+/// (clustrix::rt::allocationLo/Hi), or serial when the runtime knows no such block.
+enum class ExtentKind { Unknown, ConstantArray, Container, Clause, Allocation };
 
 /// One array (or single object) the loop touches.
 struct Region {
@@ -89,6 +91,8 @@ struct Region {
   bool Scalar = false;
   ExtentKind Extent = ExtentKind::Unknown;
   std::string ExtentText;    ///< Element count expression, when known.
+  /// A pointer (not a container, not an array): its extent may be the heap block's.
+  bool Pointer = false;
   std::string ElemType;      ///< Spelled element type.
   std::vector<int64_t> ConstDims; ///< Extents of a C array's dimensions, outermost first.
   /// Extents of the dimensions after the first, for row-major subscripts split by

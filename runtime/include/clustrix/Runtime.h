@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <utility>
 
-#define CLUSTRIX_RT_ABI_VERSION 4
+#define CLUSTRIX_RT_ABI_VERSION 5
 
 namespace clustrix {
 namespace rt {
@@ -284,7 +284,9 @@ void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Sym
 
 /// What a region's box takes from the loop besides its hull, evaluated once before runLoop: the
 /// address of element (0, ..., 0) (Base), the element size and the extents (-1: unknown). A
-/// region without affine subscripts is read whole: its box is [0, WholeHi) in dimension 0.
+/// region without affine subscripts is read whole: its box is [WholeLo, WholeHi) in dimension 0
+/// (an extent clause: [0, count); the heap block that holds Base: allocationLo/Hi). A WholeHi
+/// below 0 says the extent is unknown: the loop runs serially.
 struct BoxFrame {
 #define CLUSTRIX_BOX_FRAME_FIELD(Type, Name, Extent) Type Name Extent;
 #include "Descriptor.def"

@@ -22,7 +22,7 @@
 
 /* The ABI version of the records below; equal to CLUSTRIX_RT_ABI_VERSION of Runtime.h (the
  * runtime's C interface does not compile otherwise). */
-#define CLUSTRIX_RT_C_ABI_VERSION 4
+#define CLUSTRIX_RT_C_ABI_VERSION 5
 #ifndef CLUSTRIX_RT_ABI_VERSION
 #define CLUSTRIX_RT_ABI_VERSION CLUSTRIX_RT_C_ABI_VERSION
 #endif

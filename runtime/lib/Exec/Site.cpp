@@ -120,7 +120,7 @@ bool SiteState::boxKey(const LoopArgs &Args, std::vector<int64_t> &Key) const {
   // Sized once and written in place: this runs on every call of a loop kept wide, and a
   // push_back per word cost more than the comparison it feeds (hundreds of words for a loop
   // over twenty arrays).
-  Key.resize(1 + Prog.NumNest + Prog.NumSymbols + 7 * size_t(Prog.NumRegions));
+  Key.resize(1 + Prog.NumNest + Prog.NumSymbols + 8 * size_t(Prog.NumRegions));
   int64_t *K = Key.data();
   *K++ = static_cast<int64_t>(reinterpret_cast<uintptr_t>(B.Program));
   for (unsigned I = 0; I < Prog.NumNest; ++I)
@@ -134,9 +134,30 @@ bool SiteState::boxKey(const LoopArgs &Args, std::vector<int64_t> &Key) const {
     for (int D = 0; D < 3; ++D)
       *K++ = F.Extent[D];
     *K++ = F.Whole;
+    *K++ = F.WholeLo;
     *K++ = F.WholeHi;
   }
   return true;
+}
+
+/// A region read whole whose extent neither the source nor the runtime knows: a gather read
+/// through a pointer into no heap block the runtime saw allocated (allocationHi's -1), or an
+/// extent clause's negative count. Its copy and its alias check would cover too little: only
+/// the loop as written reads it right.
+static std::string unknownExtent(const LoopInfo &Info, const LoopArgs &Args) {
+  if (Args.Boxes != &programBoxes || !Args.BoxEnv)
+    return "";
+  const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Args.BoxEnv);
+  for (unsigned R = 0; R < B.Program->NumRegions && R < Info.NumRegions; ++R) {
+    const BoxFrame &F = B.Frames[R];
+    if (!F.Whole || F.WholeHi >= 0)
+      continue;
+    const char *Name = Info.Regions[R].Name ? Info.Regions[R].Name : "?";
+    return std::string("the extent of '") + Name +
+           "' is unknown: it is read through a subscript that is not affine, and its address "
+           "is in no heap block the runtime saw allocated";
+  }
+  return "";
 }
 
 const std::string &SiteState::checks(const LoopInfo &Info, const LoopArgs &Args) {
@@ -152,7 +173,8 @@ const std::string &SiteState::checks(const LoopInfo &Info, const LoopArgs &Args)
   if (HaveChecks && Keyed && ChecksPlanGeneration == PlanGeneration && ScratchKey == ChecksKey)
     return ChecksResult;
   ChecksResult.clear();
-  if (Args.Boxes && Info.NumRegions > 0) {
+  ChecksResult = unknownExtent(Info, Args);
+  if (ChecksResult.empty() && Args.Boxes && Info.NumRegions > 0) {
     bool AnyAlias = false, AnyWrite = false;
     for (uint32_t R = 0; R < Info.NumRegions; ++R) {
       AnyAlias |= Info.Regions[R].MayAlias != 0;

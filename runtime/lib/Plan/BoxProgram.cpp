@@ -126,7 +126,7 @@ void frameBoxes(const ProgramBoxes &B, Box *Out) {
       // The whole array as the extent gives it, and what the affine accesses reach beyond it
       // (`p[i - 1]` at i = 0): the extent does not replace their boxes (data-movement.md).
       bool Affine = X.Hi[0] > X.Lo[0];
-      X.Lo[0] = Affine ? std::min<int64_t>(X.Lo[0], 0) : 0;
+      X.Lo[0] = Affine ? std::min<int64_t>(X.Lo[0], F.WholeLo) : F.WholeLo;
       X.Hi[0] = Affine ? std::max<int64_t>(X.Hi[0], F.WholeHi) : F.WholeHi;
     }
   }

@@ -3022,6 +3022,105 @@ class Program:
         lines += list(post) + ['  dt_arr("%s %s", %s.data(), %s.size());' % (tag, x, x, x)]
         return lines, list(clauses)
 
+    def sp_gather(self, L):
+        """Gather reads `t[idx[i]]` through pointers whose extent the source does not give: the
+        runtime takes the heap block that holds them (malloc, new[], a vector's buffer, a
+        reallocated block, a pointer into the middle of a block read below itself), or runs the
+        loop serially when it knows none (a stack array, a small block) or when the block also
+        holds what the loop writes; srad's private index defined in an inner loop's body, and
+        cfd's block end held in a min local."""
+        r = self.rnd
+        kind = r.choice(['malloc', 'new', 'vector', 'realloc', 'interior', 'stack', 'small',
+                         'same-block', 'same-array', 'inner-private', 'minmax-local'])
+        pre, fors, post, clauses = self.header(L, 'n', simple=True)
+        L.tags.add('gather-' + kind)
+        i, tag = L.vars[0].name, L.tag
+        t, ix, o, k, blk = (self.fresh(v) for v in ('gt', 'gix', 'go', 'gk', 'gb'))
+        seed = self.index * 29 + self.counter
+        m = r.choice([5, 17, 64, 300])  # table elements (small: 5 ints = 20 bytes)
+        lines = list(pre)
+        free = []
+        if kind == 'inner-private':
+            w = r.choice([3, 4, 7])
+            q, j = self.fresh('gq'), self.fresh('gj')
+            lines += ['  std::vector<int> %s(n * %d + 1);' % (o, w), '  int %s;' % q,
+                      '  @ATTR', '  for (int %s = 0; %s < n; ++%s) { @FOR' % (i, i, i),
+                      '    for (int %s = 0; %s < %d; ++%s) {' % (j, j, w, j),
+                      '      %s = %s * %d + %s;' % (q, i, w, j),
+                      '      %s[%s] = (%s * 7 + %s + %d) %% 1000;' % (o, q, i, j, seed), '    }', '  }']
+            lines += list(post) + ['  dt_arr("%s %s", %s.data(), %s.size());' % (tag, o, o, o)]
+            return lines, list(clauses)
+        if kind == 'minmax-local':
+            bs = r.choice([3, 8, 16])
+            e = self.fresh('ge')
+            cond = r.choice(['(%s + 1) * %d > n ? n : (%s + 1) * %d',
+                             '(%s + 1) * %d < n ? (%s + 1) * %d : n'])
+            cond = cond % (i, bs, i, bs)
+            if r.chance(0.2):  # the larger: blocks overlap, serial
+                cond = '(%s + 1) * %d > n ? (%s + 1) * %d : n' % (i, bs, i, bs)
+                L.tags.add('gather-minmax-larger')
+            lines += ['  std::vector<int> %s(n + %d, 0);' % (o, bs + 1),
+                      '  @ATTR', '  for (int %s = 0; %s < (n + %d) / %d; ++%s) { @FOR' % (i, i, bs - 1, bs, i),
+                      '    int %s = %s;' % (e, cond),
+                      '    for (int %s = %s * %d; %s < %s; ++%s)' % (k, i, bs, k, e, k),
+                      '      %s[%s] += (%s * 5 + %d) %% 1000;' % (o, k, k, seed), '  }']
+            lines += list(post) + ['  dt_arr("%s %s", %s.data(), %s.size());' % (tag, o, o, o)]
+            return lines, list(clauses)
+        fill = ['  for (int %s = 0; %s < %d; ++%s)' % (k, k, m, k),
+                '    %s[%s] = (%s * 31 + %d) %% 997;' % (t, k, k, seed)]
+        lo = 0
+        if kind == 'malloc':
+            lines += ['  int *%s = (int *)std::malloc(%d * sizeof(int));' % (t, m)] + fill
+            free = ['  std::free(%s);' % t]
+        elif kind == 'new':
+            lines += ['  int *%s = new int[%d];' % (t, m)] + fill
+            free = ['  delete[] %s;' % t]
+        elif kind == 'vector':
+            v = self.fresh('gv')
+            lines += ['  std::vector<int> %s(%d);' % (v, m), '  int *%s = %s.data();' % (t, v)] + fill
+        elif kind == 'realloc':
+            lines += ['  int *%s = (int *)std::malloc(4 * sizeof(int));' % t,
+                      '  %s = (int *)std::realloc(%s, %d * sizeof(int));' % (t, t, m)] + fill
+            free = ['  std::free(%s);' % t]
+        elif kind == 'interior':
+            lo = r.choice([1, 3, 40])
+            lines += ['  int *%s = (int *)std::malloc(%d * sizeof(int));' % (blk, m + lo),
+                      '  for (int %s = 0; %s < %d; ++%s)' % (k, k, m + lo, k),
+                      '    %s[%s] = (%s * 31 + %d) %% 997;' % (blk, k, k, seed),
+                      '  int *%s = %s + %d;' % (t, blk, lo)]
+            free = ['  std::free(%s);' % blk]
+        elif kind == 'stack':
+            a = self.fresh('gs')
+            lines += ['  int %s[%d];' % (a, m), '  int *%s = %s;' % (t, a)] + fill
+        elif kind == 'small':
+            m = r.choice([3, 5, 9])
+            fill[0] = '  for (int %s = 0; %s < %d; ++%s)' % (k, k, m, k)
+            lines += ['  int *%s = (int *)std::malloc(%d * sizeof(int));' % (t, m)] + fill
+            free = ['  std::free(%s);' % t]
+        # The index array, and where the loop writes.
+        span = '%d' % (m + lo) if kind != 'same-array' else '(n + 1)'
+        lines += ['  std::vector<int> %s(n + 1);' % ix,
+                  '  for (int %s = 0; %s <= n; ++%s)' % (k, k, k),
+                  '    %s[%s] = (%s * 7 + %d) %% %s - %d;' % (ix, k, k, seed, span, lo)]
+        if kind in ('same-block', 'same-array'):
+            # One block: the table after the output (disjoint, but one block), or the output
+            # itself (the loop reads what other iterations write: only serial is right).
+            lines += ['  int *%s = (int *)std::malloc((n + 1 + %d) * sizeof(int));' % (blk, m),
+                      '  for (int %s = 0; %s < n + 1 + %d; ++%s)' % (k, k, m, k),
+                      '    %s[%s] = (%s * 31 + %d) %% 997;' % (blk, k, k, seed),
+                      '  int *%s = %s;' % (o, blk),
+                      '  const int *%s = %s;' % (t, blk if kind == 'same-array' else '%s + n + 1' % blk)]
+            free = ['  std::free(%s);' % blk]
+        else:
+            lines += ['  std::vector<int> %s(n + 1, 0);' % o]
+            o_ptr = self.fresh('gp')
+            lines += ['  int *%s = %s.data();' % (o_ptr, o)]
+            o = o_ptr
+        lines += ['  @ATTR', '  for (int %s = 0; %s < n; ++%s) { @FOR' % (i, i, i),
+                  '    %s[%s] = %s[%s[%s]] + %s;' % (o, i, t, ix, i, i), '  }']
+        lines += list(post) + ['  dt_arr("%s %s", %s, n + 1);' % (tag, o, o)] + free
+        return lines, list(clauses)
+
     def sp_header(self, L):
         """Loops in a header of the batch (prog.h) that the program includes: an inline function,
         and the template shapes whose functions are at file scope."""
@@ -3105,7 +3204,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # Shapes added later: in normal runs a special loop is one of them with probability LATE_SHARE
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
-                 'clamp']
+                 'clamp', 'gather']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 

@@ -65,7 +65,7 @@ TEST(BoxProgramTest, CollapsedNestRowsAndColumns) {
 }
 
 // programBoxes: the hulls of the program, completed with each region's frame; a region read
-// whole gets [0, WholeHi) whatever the chunk.
+// whole gets [WholeLo, WholeHi) whatever the chunk.
 TEST(BoxProgramTest, ProgramBoxesAppliesFrames) {
   static const BoxTerm Terms[] = {{2, 1, {0, 0, 0, 0}}, {1, 0, {0, 0, 0, 0}}};
   static const BoxExpr Exprs[] = {{0, 2}}; // 2*k0 + 1
@@ -75,8 +75,8 @@ TEST(BoxProgramTest, ProgramBoxesAppliesFrames) {
   const uint64_t Trips[] = {50};
   double A[101];
   int Table[7];
-  const BoxFrame Frames[] = {{A, sizeof(double), {101, 1, 1}, false, 0},
-                             {Table, sizeof(int), {7, 1, 1}, true, 7}};
+  const BoxFrame Frames[] = {{A, sizeof(double), {101, 1, 1}, false, 0, 0},
+                             {Table, sizeof(int), {7, 1, 1}, true, 0, 7}};
   const ProgramBoxes Env = {&P, Trips, nullptr, Frames};
   Box Out[2];
   programBoxes(const_cast<ProgramBoxes *>(&Env), 10, 20, Out);
@@ -90,6 +90,28 @@ TEST(BoxProgramTest, ProgramBoxesAppliesFrames) {
   EXPECT_EQ(Out[1].Lo[0], 0);
   EXPECT_EQ(Out[1].Hi[0], 7);
   EXPECT_EQ(Out[1].Extent[1], 1);
+}
+
+// A region read whole from the heap block that holds its base: the block may start before the
+// base (an interior pointer), and the box then reaches below element 0; its affine accesses
+// still widen it (`p[2*k + 1]` beyond the block is the program's own read).
+TEST(BoxProgramTest, WholeBlockAroundAnInteriorPointer) {
+  static const BoxTerm Terms[] = {{2, 1, {0, 0, 0, 0}}, {1, 0, {0, 0, 0, 0}}};
+  static const BoxExpr Exprs[] = {{0, 2}}; // 2*k0 + 1
+  static const BoxAccess Accesses[] = {{0, 0, 0}};
+  static const uint8_t Rank[] = {1};
+  static const BoxProgram P = {1, 0, 0, Terms, Exprs, nullptr, Accesses, 1, Rank, 1, nullptr};
+  const uint64_t Trips[] = {50};
+  double Block[40];
+  const BoxFrame Frames[] = {{Block + 8, sizeof(double), {-1, 1, 1}, true, -8, 32}};
+  const ProgramBoxes Env = {&P, Trips, nullptr, Frames};
+  Box Out[1];
+  programBoxes(const_cast<ProgramBoxes *>(&Env), 0, 4, Out); // reads 1 .. 7
+  EXPECT_EQ(Out[0].Lo[0], -8);
+  EXPECT_EQ(Out[0].Hi[0], 32);
+  programBoxes(const_cast<ProgramBoxes *>(&Env), 10, 20, Out); // reads 21 .. 39
+  EXPECT_EQ(Out[0].Lo[0], -8);
+  EXPECT_EQ(Out[0].Hi[0], 40);
 }
 
 // The writes' hulls alone: an LU step's row i written over columns [k, n), row k read. Over
@@ -112,7 +134,7 @@ TEST(BoxProgramTest, WriteBoxesLeaveReadsOut) {
   const uint64_t Trips[] = {64};
   const int64_t Syms[] = {3};
   double A[64][10];
-  const BoxFrame Frames[] = {{A, sizeof(double), {64, 10, 1}, false, 0}};
+  const BoxFrame Frames[] = {{A, sizeof(double), {64, 10, 1}, false, 0, 0}};
   const ProgramBoxes Env = {&P, Trips, Syms, Frames};
   Box All[1], Written[1];
   programBoxes(const_cast<ProgramBoxes *>(&Env), 10, 20, All);
