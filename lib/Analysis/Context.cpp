@@ -12,12 +12,11 @@
 
 #include "clustrix/AST/LoopNest.h"
 #include "clustrix/AST/StatementEnd.h"
+#include "clustrix/Support/Text.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -178,14 +177,7 @@ std::string clustrix::whyFileNotRewritten(const SourceManager &SM, SourceLocatio
     return "the loop is in included file '" + Name +
            "'; clustrix-rewrite rewrites included files only with --out-dir";
   if (!Opts.ProjectRoot.empty()) {
-    llvm::SmallString<256> Path(FE->getName()), Root(Opts.ProjectRoot);
-    llvm::sys::fs::make_absolute(Path);
-    llvm::sys::fs::make_absolute(Root);
-    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-    llvm::sys::path::remove_dots(Root, /*remove_dot_dot=*/true);
-    llvm::StringRef P(Path), R(Root);
-    R = R.rtrim('/');
-    if (!P.starts_with(R) || (P.size() > R.size() && P[R.size()] != '/'))
+    if (!pathUnder(FE->getName(), Opts.ProjectRoot))
       return "the loop is in '" + Name + "', outside the project root '" + Opts.ProjectRoot +
              "' (option project-root)";
   }

@@ -1,6 +1,10 @@
 //===- Text.cpp - Text of generated code -----------------------------------===//
 #include "clustrix/Support/Text.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
 #include <cstdio>
 
 using namespace clustrix;
@@ -42,4 +46,19 @@ std::string clustrix::joinNames(const std::vector<std::string> &Names) {
   for (const std::string &N : Names)
     S += (S.empty() ? "" : ", ") + N;
   return S;
+}
+
+std::string clustrix::normalizedPath(llvm::StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+std::optional<std::string> clustrix::pathUnder(llvm::StringRef Path, llvm::StringRef Root) {
+  std::string P = normalizedPath(Path), R = normalizedPath(Root);
+  llvm::StringRef Rel(P);
+  if (!Rel.consume_front(llvm::StringRef(R).rtrim('/')) || !Rel.starts_with("/"))
+    return std::nullopt;
+  return Rel.drop_front().str();
 }

@@ -9,6 +9,7 @@
 #include "clustrix/Decide/Diagnostics.h"
 #include "clustrix/Decide/Report.h"
 #include "clustrix/Frontend/AnalysisAction.h"
+#include "clustrix/Support/Text.h"
 #include "clustrix/Support/Version.h"
 
 #include "clang/Basic/DiagnosticSema.h"
@@ -102,23 +103,16 @@ struct Result {
   bool Failed = false;
 };
 
-/// Path, absolute and without `.` or `..`.
-std::string normalized(llvm::StringRef Path) {
-  llvm::SmallString<256> P(Path);
-  llvm::sys::fs::make_absolute(P);
-  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return std::string(P);
-}
+std::string normalized(llvm::StringRef Path) { return clustrix::normalizedPath(Path); }
 
 /// Where --out-dir puts File: its path relative to Root, under OutDir; empty when File is not
 /// under Root.
 std::string mirrored(llvm::StringRef File, llvm::StringRef Root) {
-  std::string F = normalized(File), R = normalized(Root);
-  llvm::StringRef Rel(F);
-  if (!Rel.consume_front(llvm::StringRef(R).rtrim('/')) || !Rel.starts_with("/"))
+  std::optional<std::string> Rel = clustrix::pathUnder(File, Root);
+  if (!Rel)
     return "";
   llvm::SmallString<256> P(normalized(OutDir));
-  llvm::sys::path::append(P, Rel.drop_front());
+  llvm::sys::path::append(P, *Rel);
   return std::string(P);
 }
 
