@@ -5,15 +5,11 @@ may be called and how often ('cuLaunchKernel=1,cuCtxSetCurrent=1'); every other 
 point (cuMemAlloc, cuMemFree, cuMemGetInfo, cuStreamSynchronize, module loads, copies, ...)
 must not be called at all in the extra calls, and no byte may move between host and device.
 Prints the per-call counts; each difference on its own line, and exit 1."""
+import os
 import sys
 
-
-def read(path):
-    out = {}
-    for line in open(path):
-        f = line.split()
-        out[f[0]] = {f[i]: int(f[i + 1]) for i in range(1, len(f), 2)}
-    return out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from emu_stats import read  # noqa: E402
 
 
 few, many = read(sys.argv[1]), read(sys.argv[2])

@@ -2,15 +2,11 @@
 (CLUSTRIX_EMU_STATS) of the residency test's Jacobi on 2 GPUs: 2 steps (each array written
 once) against 2 + STEPS steps, and the latter with residency off. After the first two steps, only halo rows move between the devices (at most
 two rows of ROWBYTES into each device a step) and nothing between the host and the devices."""
+import os
 import sys
 
-
-def read(path):
-    out = {}
-    for line in open(path):
-        f = line.split()
-        out[f[0]] = {f[i]: int(f[i + 1]) for i in range(1, len(f), 2)}
-    return out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from emu_stats import read  # noqa: E402
 
 
 one, fifty, off = read(sys.argv[1]), read(sys.argv[2]), read(sys.argv[3])
