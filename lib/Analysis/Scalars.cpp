@@ -78,6 +78,27 @@ bool partialType(QualType T, const ASTContext &Ctx) {
 }
 
 
+enum class ClauseMatch { None, Matches, Mismatch };
+
+/// The `reduce` clause that names Name, marked used; when its operator is not Op, refused with
+/// what the loop does with the variable (LoopDoes) at At (Where: "updated here").
+ClauseMatch matchClause(const std::map<std::string, const ReduceClause *> &ClauseFor,
+                        std::set<std::string> &ClauseUsed, const std::string &Name,
+                        const std::string &Op, const std::string &LoopDoes, const Expr *At,
+                        const std::string &Where, RejectLog &Log) {
+  auto CIt = ClauseFor.find(Name);
+  if (CIt == ClauseFor.end())
+    return ClauseMatch::None;
+  ClauseUsed.insert(Name);
+  if (CIt->second->Op == Op)
+    return ClauseMatch::Matches;
+  Log.add(RejectKind::ReduceClause,
+          "'reduce(" + CIt->second->Op + ": " + Name + ")' does not match the loop, which " +
+              LoopDoes,
+          At->getBeginLoc(), Where + "; write 'reduce(" + Op + ": " + Name + ")'");
+  return ClauseMatch::Mismatch;
+}
+
 /// The reduction of S, if it is one; refuses why not otherwise.
 void classifyUpdated(ASTContext &Ctx, const VarDecl *VD, const ScalarUse &S,
                      const std::map<std::string, const ReduceClause *> &ClauseFor,
@@ -102,24 +123,19 @@ void classifyUpdated(ASTContext &Ctx, const VarDecl *VD, const ScalarUse &S,
     return;
   }
   bool IsFloat = VD->getType()->isRealFloatingType();
-  auto CIt = ClauseFor.find(Name);
-  bool Clause = CIt != ClauseFor.end();
-  if (Clause) {
-    ClauseUsed.insert(Name);
-    if (CIt->second->Op != Op) {
-      Log.add(RejectKind::ReduceClause,
-              "'reduce(" + CIt->second->Op + ": " + Name +
-                  ")' does not match the loop, which combines '" + Name + "' with '" + Op + "'",
-              At->getBeginLoc(), "updated here; write 'reduce(" + Op + ": " + Name + ")'");
-      return;
-    }
-  } else if (IsFloat && (Op == "+" || Op == "*")) {
+  ClauseMatch M = matchClause(ClauseFor, ClauseUsed, Name, Op,
+                              "combines '" + Name + "' with '" + Op + "'", At, "updated here", Log);
+  bool Clause = M != ClauseMatch::None;
+  if (M == ClauseMatch::Mismatch)
+    return;
+  if (!Clause && IsFloat && (Op == "+" || Op == "*")) {
     Log.add(RejectKind::FloatReduction,
             "'" + Name + "' is a floating-point reduction, whose rounding depends on the order "
             "of the iterations",
             At->getBeginLoc(), "accumulated here", "reduce(" + Op + ": " + Name + ")");
     return;
-  } else if (IsFloat && (!S.OrderSafeMinMax || S.ViaFminFmax)) {
+  }
+  if (!Clause && IsFloat && (!S.OrderSafeMinMax || S.ViaFminFmax)) {
     Log.add(RejectKind::FloatReduction,
             "'" + Name + "' is a floating-point " + Op + " written so that its result with NaN "
             "or equal values of different sign depends on the order of the iterations",
@@ -176,18 +192,12 @@ bool classifyFlag(ASTContext &Ctx, const VarDecl *VD, const ScalarUse &S,
   const Expr *At = S.Writes.front();
   if (VD->getType()->isReferenceType() || !VD->hasLocalStorage() || Escapes.escapeOf(VD))
     return false; // a shared object: the general refusal says why
-  auto CIt = ClauseFor.find(Name);
-  bool Clause = CIt != ClauseFor.end();
-  if (Clause) {
-    ClauseUsed.insert(Name);
-    if (CIt->second->Op != Op) {
-      Log.add(RejectKind::ReduceClause,
-              "'reduce(" + CIt->second->Op + ": " + Name + ")' does not match the loop, which "
-              "sets flag '" + Name + "' to " + (*Value ? "true" : "false") + "",
-              At->getBeginLoc(), "set here; write 'reduce(" + Op + ": " + Name + ")'");
-      return true;
-    }
-  }
+  ClauseMatch M =
+      matchClause(ClauseFor, ClauseUsed, Name, Op,
+                  "sets flag '" + Name + "' to " + (*Value ? "true" : "false"), At, "set here", Log);
+  if (M == ClauseMatch::Mismatch)
+    return true;
+  bool Clause = M == ClauseMatch::Matches;
   Reduction Red;
   Red.Var = VD;
   Red.Name = Name;
