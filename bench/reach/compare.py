@@ -555,7 +555,8 @@ def main():
         if failed:
             p["skip"] = "build failed (%s): see %s" % (
                 ", ".join(failed), os.path.join(work, "bin"))
-            tail = [l for l in p["logs"][failed[0]].splitlines() if "error" in l][:3]
+            tail = [l.strip() for l in p["logs"][failed[0]].splitlines()
+                    if ": error:" in l or "undefined reference" in l][:3]
             if tail:
                 p["skip"] += ": " + " | ".join(tail)
             continue
