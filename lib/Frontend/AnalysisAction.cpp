@@ -197,7 +197,10 @@ void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> 
       return nullptr;
     OptionalFileEntryRef FE = SM.getFileEntryRefForID(F);
     std::string Name = FE ? FE->getName().str() : "<stdin>";
-    return (Rewriters[F] = std::make_unique<FileRewriter>(SM, Ctx.getLangOpts(), F, Name)).get();
+    FileRewriter *FR =
+        (Rewriters[F] = std::make_unique<FileRewriter>(SM, Ctx.getLangOpts(), F, Name)).get();
+    FR->setPreprocessor(&CI.getPreprocessor());
+    return FR;
   };
   for (const Annotation &A : Attrs.annotations())
     if (FileRewriter *FR = RewriterFor(A.Begin))

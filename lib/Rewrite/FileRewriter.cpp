@@ -68,12 +68,22 @@ void FileRewriter::rewriteLoop(const Stmt *Loop, const LoopResult &R,
     // C: the body becomes a file-scope function before the enclosing one (CHostCodeGen.h). The
     // kernel runs through NVRTC; nvcc compiles a .c file as C, with no ahead-of-time block.
     CHostCodeGen Gen(*this, Enclosing, Loop, R, C, K, LoopBegin, LoopEnd);
-    Edits.push_back({Gen.outlineOffset(), 0, Gen.outlined()});
-    Edits.push_back({LoopBegin, LoopEnd - LoopBegin, Gen.block()});
+    // A macro the loop uses as it is defined inside the function (or redefined since) is
+    // defined so for the outlined function, and restored after it.
+    std::string Before, After;
+    macrosAsAt(Loop->getSourceRange(), Gen.outlineOffset(), Before, After);
+    Edits.push_back({Gen.outlineOffset(), 0,
+                     shielded(Before.empty() ? Gen.outlined()
+                                             : "\n" + Before + Gen.outlined() + After +
+                                                   lineDirective(Gen.outlineOffset()),
+                              LoopBegin, LoopEnd, Gen.outlineOffset())});
+    Edits.push_back({LoopBegin, LoopEnd - LoopBegin,
+                     shielded(Gen.block(), LoopBegin, LoopEnd, LoopBegin)});
     return;
   }
   HostCodeGen Gen(*this, Loop, R, C, K, LoopBegin, LoopEnd);
-  Edits.push_back({LoopBegin, LoopEnd - LoopBegin, Gen.generate()});
+  Edits.push_back({LoopBegin, LoopEnd - LoopBegin,
+                   shielded(Gen.generate(), LoopBegin, LoopEnd, LoopBegin)});
   if (K.Ok)
     AheadOfTime.push_back({K.Name, K.Source});
 }
@@ -95,7 +105,7 @@ void FileRewriter::rewriteTemplateLoop(const Stmt *Pattern,
   }
   S += " else {" + lineDirective(LoopBegin) + cleanText(LoopBegin, LoopEnd) + "\n}" +
        lineDirective(LoopEnd);
-  Edits.push_back({LoopBegin, LoopEnd - LoopBegin, S});
+  Edits.push_back({LoopBegin, LoopEnd - LoopBegin, shielded(S, LoopBegin, LoopEnd, LoopBegin)});
 }
 
 void FileRewriter::openResidencyScope(const Stmt *First, const Stmt *Last) {
@@ -126,15 +136,114 @@ void FileRewriter::declarePrivateMembers(const LoopResult &R, const FunctionDecl
   Changed = true;
 }
 
+/// The identifiers of Text, lexed raw.
+static std::set<std::string> identifiersOf(const std::string &Text, const LangOptions &LO) {
+  std::set<std::string> Out;
+  Lexer L(SourceLocation(), LO, Text.data(), Text.data(), Text.data() + Text.size());
+  Token T;
+  while (!L.LexFromRawLexer(T))
+    if (T.is(tok::raw_identifier))
+      Out.insert(T.getRawIdentifier().str());
+  return Out;
+}
+
+std::string FileRewriter::shielded(const std::string &Generated, unsigned Begin, unsigned End,
+                                   unsigned At) const {
+  if (!PP)
+    return Generated;
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(File, &Invalid);
+  if (Invalid || End > Buf.size() || End < Begin)
+    return Generated;
+  std::set<std::string> User = identifiersOf(Buf.slice(Begin, End).str(), LO);
+  SourceLocation Where = SM.getComposedLoc(File, At);
+  std::string Before, After;
+  for (const std::string &Name : identifiersOf(Generated, LO)) {
+    if (User.count(Name) || Name.rfind("__clx", 0) == 0)
+      continue;
+    IdentifierInfo *II = PP->getIdentifierInfo(Name);
+    if (!II || !II->hadMacroDefinition() || !PP->getMacroDefinitionAtLoc(II, Where))
+      continue;
+    Before += "#pragma push_macro(\"" + Name + "\")\n#undef " + Name + "\n";
+    After += "#pragma pop_macro(\"" + Name + "\")\n";
+  }
+  if (Before.empty())
+    return Generated;
+  return "\n" + Before + Generated + "\n" + After + lineDirective(At);
+}
+
+void FileRewriter::macrosAsAt(SourceRange Range, unsigned At, std::string &Before,
+                              std::string &After) const {
+  if (!PP)
+    return;
+  CharSourceRange CR = SM.getExpansionRange(Range);
+  auto [F, Begin] = SM.getDecomposedLoc(CR.getBegin());
+  auto [EF, End] = SM.getDecomposedLoc(CR.getEnd());
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(F, &Invalid);
+  if (Invalid || F != EF || F != File)
+    return;
+  End += Lexer::MeasureTokenLength(CR.getEnd(), SM, LO);
+  SourceLocation Target = SM.getComposedLoc(File, At);
+  std::set<std::string> Seen;
+  std::vector<std::pair<const IdentifierInfo *, SourceLocation>> Work;
+  Lexer L(SM.getLocForStartOfFile(F), LO, Buf.begin(), Buf.begin() + Begin, Buf.end());
+  Token T;
+  while (!L.LexFromRawLexer(T) && SM.getFileOffset(T.getLocation()) < End)
+    if (T.is(tok::raw_identifier))
+      Work.push_back({PP->getIdentifierInfo(T.getRawIdentifier()), T.getLocation()});
+  while (!Work.empty()) {
+    auto [II, Use] = Work.back();
+    Work.pop_back();
+    if (!II || !Seen.insert(II->getName().str()).second)
+      continue;
+    const MacroInfo *Here = PP->getMacroDefinitionAtLoc(II, Use).getMacroInfo();
+    const MacroInfo *There = PP->getMacroDefinitionAtLoc(II, Target).getMacroInfo();
+    if (Here == There)
+      continue;
+    std::string Name = II->getName().str();
+    Before += "#pragma push_macro(\"" + Name + "\")\n#undef " + Name + "\n";
+    After = "#pragma pop_macro(\"" + Name + "\")\n" + After;
+    if (!Here)
+      continue;
+    CharSourceRange Def = CharSourceRange::getTokenRange(Here->getDefinitionLoc(),
+                                                         Here->getDefinitionEndLoc());
+    Before += "#define " + Lexer::getSourceText(Def, SM, LO).str() + "\n";
+    for (const Token &MT : Here->tokens())
+      if (const IdentifierInfo *TI = MT.getIdentifierInfo())
+        Work.push_back({TI, Use});
+  }
+}
+
 std::string FileRewriter::result() const {
   // Stable: the outlined functions of one C function's loops stay in the loops' order.
   std::vector<Edit> Sorted = Edits;
   std::stable_sort(Sorted.begin(), Sorted.end(),
                    [](const Edit &A, const Edit &B) { return A.Offset < B.Offset; });
   std::string Out;
-  if (NeedsRuntime)
+  if (NeedsRuntime) {
+    // The runtime's header uses its own names (`T`, `N`, `Lo`): a macro of the command line
+    // (`-DN=1000`) is kept out of it, and restored after it. Reserved names (`_GNU_SOURCE`,
+    // `_FILE_OFFSET_BITS`) and NDEBUG configure the system headers it includes first: they stay.
+    std::vector<std::string> User;
+    if (PP)
+      for (const auto &[II, State] : PP->macros())
+        for (const MacroDirective *MD = PP->getLocalMacroDirectiveHistory(II);
+             MD && !II->getName().starts_with("_") && II->getName() != "NDEBUG";
+             MD = MD->getPrevious())
+          if (MD->getLocation().isValid() && SM.isWrittenInCommandLineFile(MD->getLocation())) {
+            User.push_back(II->getName().str());
+            break;
+          }
+    std::sort(User.begin(), User.end());
+    for (const std::string &M : User)
+      Out += "#pragma push_macro(\"" + M + "\")\n#undef " + M + "\n";
     Out += std::string("#include <clustrix/") + (LO.CPlusPlus ? "Runtime.h" : "runtime_c.h") +
-           ">\n#line 1 " + cStringLiteral(PresumedName) + "\n";
+           ">\n";
+    for (const std::string &M : User)
+      Out += "#pragma pop_macro(\"" + M + "\")\n";
+    Out += "#line 1 " + cStringLiteral(PresumedName) + "\n";
+  }
   unsigned Pos = 0;
   for (const Edit &E : Sorted) {
     if (E.Offset < Pos)

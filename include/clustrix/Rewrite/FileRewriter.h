@@ -15,6 +15,7 @@
 #include "clustrix/Rewrite/KernelEmitter.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Preprocessor.h"
 
 #include <set>
 #include <string>
@@ -55,6 +56,9 @@ public:
   /// Declares, once, the pointer-to-member constants through which the loops of function Outer
   /// reach members it may not name (clustrix/AST/Spelling.h), just before Outer.
   void declarePrivateMembers(const LoopResult &R, const clang::FunctionDecl *Outer);
+  /// The preprocessor of the parse: its macros keep the user's definitions out of the runtime's
+  /// header, and carry the macros a C loop uses to its outlined function. Without one, neither.
+  void setPreprocessor(clang::Preprocessor *P) { PP = P; }
   /// Whether anything changed.
   bool changed() const { return Changed; }
   /// The rewritten file.
@@ -88,6 +92,19 @@ private:
   std::vector<std::pair<std::string, std::string>> AheadOfTime;
   bool Changed = false;
   bool NeedsRuntime = false;
+  clang::Preprocessor *PP = nullptr;
+
+  /// Generated code for the place At, whose user text is [Begin, End), wrapped so that a macro the
+  /// user defined there with the name of something the generated code names (`-DOk=1`, `.Ok`
+  /// of a trip count) does not reach it: `push_macro`, `#undef` before, `pop_macro` after. A
+  /// name the user's text uses itself keeps its macro.
+  std::string shielded(const std::string &Generated, unsigned Begin, unsigned End,
+                       unsigned At) const;
+  /// `#pragma push_macro`, `#undef` and `#define` lines that give the macros Range uses at
+  /// its place the definitions they have there, for code moved to At (Before), and the
+  /// `pop_macro` lines that restore them after it (After). Empty when no macro differs.
+  void macrosAsAt(clang::SourceRange Range, unsigned At, std::string &Before,
+                  std::string &After) const;
 };
 
 } // namespace clustrix
