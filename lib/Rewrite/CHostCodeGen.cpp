@@ -158,6 +158,21 @@ void CHostCodeGen::emitIterationVariables(llvm::raw_ostream &OS) {
   for (const CanonicalLoop &L : R.Nest)
     Types.push_back(cDeclaration(cLoopTypes(L, Ctx).Var, "", {}, Ctx));
   if (N == 1) {
+    // A constant step: the variable steps by it, in its own type, from the chunk's first value,
+    // as the loop as written does, so that the optimizer sees consecutive elements (a triad
+    // vectorizes); a value computed per iteration from the run-time step did not.
+    std::optional<int64_t> Step = R.Nest[0].StepPoly.isValid()
+                                      ? R.Nest[0].StepPoly.asConstant()
+                                      : std::nullopt;
+    QualType VT = cLoopTypes(R.Nest[0], Ctx).Var;
+    if (Step && *Step != 0 && VT->isIntegerType()) {
+      OS << "  " << Types[0] << " __clx_i0 = " << inductionValue(Types[0], 0, "__clx_lo")
+         << ";\n"
+         << "  for (uint64_t __clx_k0 = __clx_lo; __clx_k0 < __clx_hi; ++__clx_k0, __clx_i0 += ("
+         << Types[0] << ")(" << *Step << "LL)) {\n"
+         << "    " << Types[0] << " " << R.Nest[0].VarName << " = __clx_i0;\n";
+      return;
+    }
     OS << "  for (uint64_t __clx_k0 = __clx_lo; __clx_k0 < __clx_hi; ++__clx_k0) {\n"
        << "    " << Types[0] << " " << R.Nest[0].VarName << " = "
        << inductionValue(Types[0], 0, "__clx_k0") << ";\n";
