@@ -14,7 +14,8 @@
 //    dropped;
 //  - the map is built on first use in static storage and never destroyed, since ld.so and other
 //    libraries allocate before any constructor runs and free after every destructor; its nodes
-//    come from __libc_malloc, so it never reenters the functions below;
+//    come from pages of their own (mmap, between inaccessible pages), so it never reenters the
+//    functions below, and a program writing past its own blocks cannot reach it;
 //  - one lock guards it, held across fork by pthread_atfork handlers.
 //
 //===----------------------------------------------------------------------===//
@@ -33,6 +34,7 @@
 
 #include <malloc.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -67,37 +69,88 @@ namespace clustrix {
 namespace rt {
 namespace {
 
-/// The map's allocator: glibc's, never the interposed malloc below.
-template <class T> struct LibcAllocator {
-  using value_type = T;
-  LibcAllocator() = default;
-  template <class U> LibcAllocator(const LibcAllocator<U> &) noexcept {}
-  T *allocate(size_t N) {
-    if (void *P = __libc_malloc(N * sizeof(T)))
-      return static_cast<T *>(P);
-    throw std::bad_alloc();
-  }
-  void deallocate(T *P, size_t) noexcept { __libc_free(P); }
-  friend bool operator==(const LibcAllocator &, const LibcAllocator &) { return true; }
-  friend bool operator!=(const LibcAllocator &, const LibcAllocator &) { return false; }
-};
-
-using BlockMap = std::map<uintptr_t, size_t, std::less<uintptr_t>,
-                          LibcAllocator<std::pair<const uintptr_t, size_t>>>;
-using BlockNode = BlockMap::node_type;
-
 // Constant-initialized: usable before any constructor. Recursive, so that a fork handler of
 // another library that runs while ours holds the lock (on the forking thread) may still allocate.
 pthread_mutex_t Lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
-alignas(BlockMap) unsigned char Storage[sizeof(BlockMap)];
-BlockMap *Blocks; // in Storage once built; never destroyed
-
 struct Held {
   Held() { pthread_mutex_lock(&Lock); }
   ~Held() { pthread_mutex_unlock(&Lock); }
   Held(const Held &) = delete;
   Held &operator=(const Held &) = delete;
 };
+
+/// The map's nodes, in pages of their own (mmap) with an inaccessible page on each side, never
+/// from the interposed malloc below: a program that writes past the end of one of its blocks
+/// (Rodinia particlefilter's objxy, at small frames) damages its own memory, as it would
+/// without the runtime, never the registry. One size of node (std::map's); under Lock, which is
+/// recursive, since a node handle may be dropped outside the registry's own calls.
+class NodePool {
+public:
+  void *take(size_t Size) noexcept {
+    Held H;
+    if (NodeSize == 0)
+      NodeSize = (Size + 15) & ~size_t(15);
+    if (Size > NodeSize)
+      return nullptr; // another size: std::map never asks for one
+    if (Free) {
+      void *P = Free;
+      Free = *static_cast<void **>(P);
+      return P;
+    }
+    if ((!Next || Next + NodeSize > End) && !grow())
+      return nullptr;
+    void *P = Next;
+    Next += NodeSize;
+    return P;
+  }
+  void give(void *P) noexcept {
+    Held H;
+    *static_cast<void **>(P) = Free;
+    Free = P;
+  }
+
+private:
+  bool grow() noexcept {
+    const size_t Page = size_t(getpagesize()), Data = 16 * Page;
+    void *M = mmap(nullptr, Data + 2 * Page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (M == MAP_FAILED)
+      return false;
+    char *D = static_cast<char *>(M) + Page;
+    if (mprotect(D, Data, PROT_READ | PROT_WRITE) != 0) {
+      munmap(M, Data + 2 * Page);
+      return false;
+    }
+    Next = D;
+    End = D + Data;
+    return true;
+  }
+  size_t NodeSize = 0;
+  void *Free = nullptr;
+  char *Next = nullptr, *End = nullptr;
+};
+NodePool Pool; // constant-initialized: usable before any constructor
+
+/// The map's allocator: the node pool.
+template <class T> struct PoolAllocator {
+  using value_type = T;
+  PoolAllocator() = default;
+  template <class U> PoolAllocator(const PoolAllocator<U> &) noexcept {}
+  T *allocate(size_t N) {
+    if (N == 1)
+      if (void *P = Pool.take(sizeof(T)))
+        return static_cast<T *>(P);
+    throw std::bad_alloc();
+  }
+  void deallocate(T *P, size_t) noexcept { Pool.give(P); }
+  friend bool operator==(const PoolAllocator &, const PoolAllocator &) { return true; }
+  friend bool operator!=(const PoolAllocator &, const PoolAllocator &) { return false; }
+};
+
+using BlockMap = std::map<uintptr_t, size_t, std::less<uintptr_t>,
+                          PoolAllocator<std::pair<const uintptr_t, size_t>>>;
+using BlockNode = BlockMap::node_type;
+alignas(BlockMap) unsigned char Storage[sizeof(BlockMap)];
+BlockMap *Blocks; // in Storage once built; never destroyed
 
 BlockMap &blocksLocked() {
   if (!Blocks)
