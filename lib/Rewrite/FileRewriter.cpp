@@ -147,6 +147,20 @@ static std::set<std::string> identifiersOf(const std::string &Text, const LangOp
   return Out;
 }
 
+/// The names the runtime's public headers use, outside comments: what generated code takes
+/// from them (fields, functions, enumerators), and what a user's macro must not replace.
+static const std::set<std::string> &runtimeNames() {
+  static const std::set<std::string> Names = [] {
+    static const char Text[] =
+#include "RuntimeHeaders.inc"
+        ;
+    LangOptions LO;
+    LO.CPlusPlus = LO.CPlusPlus17 = true;
+    return identifiersOf(std::string(Text, sizeof(Text) - 1), LO);
+  }();
+  return Names;
+}
+
 std::string FileRewriter::shielded(const std::string &Generated, unsigned Begin, unsigned End,
                                    unsigned At) const {
   if (!PP)
@@ -158,8 +172,11 @@ std::string FileRewriter::shielded(const std::string &Generated, unsigned Begin,
   std::set<std::string> User = identifiersOf(Buf.slice(Begin, End).str(), LO);
   SourceLocation Where = SM.getComposedLoc(File, At);
   std::string Before, After;
+  const std::set<std::string> &Runtime = runtimeNames();
   for (const std::string &Name : identifiersOf(Generated, LO)) {
-    if (User.count(Name) || Name.rfind("__clx", 0) == 0)
+    // Only the runtime's own names: a name the generated code takes from the user's program
+    // (a clause's count, a type spelled as declared) keeps its macro.
+    if (User.count(Name) || Name.rfind("__clx", 0) == 0 || !Runtime.count(Name))
       continue;
     IdentifierInfo *II = PP->getIdentifierInfo(Name);
     if (!II || !II->hadMacroDefinition() || !PP->getMacroDefinitionAtLoc(II, Where))

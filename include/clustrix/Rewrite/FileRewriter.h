@@ -94,10 +94,11 @@ private:
   bool NeedsRuntime = false;
   clang::Preprocessor *PP = nullptr;
 
-  /// Generated code for the place At, whose user text is [Begin, End), wrapped so that a macro the
-  /// user defined there with the name of something the generated code names (`-DOk=1`, `.Ok`
-  /// of a trip count) does not reach it: `push_macro`, `#undef` before, `pop_macro` after. A
-  /// name the user's text uses itself keeps its macro.
+  /// Generated code for the place At, whose user text is [Begin, End), wrapped so that a macro
+  /// defined there with the name of something the generated code takes from the runtime's
+  /// headers (`-DOk=1`, the `.Ok` of a trip count) does not reach it: `push_macro` and `#undef`
+  /// before, `pop_macro` after. A name the user's text uses itself, or that is not the
+  /// runtime's, keeps its macro.
   std::string shielded(const std::string &Generated, unsigned Begin, unsigned End,
                        unsigned At) const;
   /// `#pragma push_macro`, `#undef` and `#define` lines that give the macros Range uses at
