@@ -82,6 +82,11 @@ Region makeRegion(ASTContext &Ctx, const Access &A, const LoopClauses &Clauses) 
         Reg.ConstDims.push_back(int64_t(C->getSize().getZExtValue()));
         E = C->getElementType();
       }
+    } else if (Ctx.getAsArrayType(E)) {
+      while (const ArrayType *AT = Ctx.getAsArrayType(E)) {
+        ++Reg.VariableRowLevels;
+        E = AT->getElementType();
+      }
     }
     Reg.ElemType = typeString(E, Ctx);
     for (const ExtentClause &X : Clauses.Extents)

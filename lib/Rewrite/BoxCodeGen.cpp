@@ -171,6 +171,10 @@ std::string frame(const Region &Reg, const RuntimeDialect &Dialect) {
     Elem = "&(" + Reg.Name + ")";
     for (size_t D = 0; D < Reg.ConstDims.size(); ++D)
       Elem += "[0]";
+  } else if (Reg.VariableRowLevels > 0) {
+    Elem = "&(" + Reg.Name + ")";
+    for (unsigned D = 0; D <= Reg.VariableRowLevels; ++D)
+      Elem += "[0]";
   } else
     Elem = "(" + Reg.Name + ")";
   unsigned Rank = boxRank(Reg);
@@ -185,6 +189,14 @@ std::string frame(const Region &Reg, const RuntimeDialect &Dialect) {
       E = Dialect.castTo("int64_t", Reg.ExtentText);
     else if (D > 0 && D - 1 < Reg.DimExtents.size())
       E = Dialect.castTo("int64_t", Reg.DimExtents[D - 1].str());
+    else if (D > 0 && Reg.VariableRowLevels > 0 && Rank == Reg.VariableRowLevels + 1) {
+      // The extent of level D of `T (*p)[n][m]`: sizeof one level over sizeof the next.
+      std::string Outer = "(" + Reg.Name + ")", Inner;
+      for (unsigned K = 0; K < D; ++K)
+        Outer += "[0]";
+      Inner = Outer + "[0]";
+      E = Dialect.castTo("int64_t", "sizeof(" + Outer + ") / sizeof(" + Inner + ")");
+    }
     Extents.push_back(E);
   }
   // Non-affine reads of a known extent: the whole object; of a pointer's, the heap block that

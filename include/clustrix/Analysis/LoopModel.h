@@ -93,6 +93,10 @@ struct Region {
   std::string ExtentText;    ///< Element count expression, when known.
   /// A pointer (not a container, not an array): its extent may be the heap block's.
   bool Pointer = false;
+  /// A pointer to rows of variable length (`double (*in)[n]`, C's VLA types): the number of
+  /// array levels of its pointee. The rows' extents are the type's, read with sizeof at run time
+  /// (a VLA's size is fixed when its type is declared, whatever `n` is since).
+  unsigned VariableRowLevels = 0;
   std::string ElemType;      ///< Spelled element type.
   std::vector<int64_t> ConstDims; ///< Extents of a C array's dimensions, outermost first.
   /// Extents of the dimensions after the first, for row-major subscripts split by
