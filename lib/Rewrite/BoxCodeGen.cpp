@@ -205,7 +205,7 @@ std::string frame(const Region &Reg, const RuntimeDialect &Dialect) {
   std::string Lo = "0", Hi = "0";
   // A region of more than three dimensions is read whole too, its extent unknown unless the
   // source gives it: then the heap block's, or serial (-1), never an empty box.
-  if (Whole && !Reg.ExtentText.empty() && Reg.Extent != ExtentKind::Allocation) {
+  if (Whole && !Reg.ExtentText.empty()) {
     Hi = Dialect.castTo("int64_t", Reg.ExtentText);
   } else if (Whole && Reg.Pointer) {
     std::string Args = "(const void *)" + Elem + ", sizeof(*" + Elem + ")";

@@ -136,6 +136,14 @@ void FileRewriter::declarePrivateMembers(const LoopResult &R, const FunctionDecl
   Changed = true;
 }
 
+/// `#pragma push_macro("Name")` and `#undef Name`, which pop() undoes.
+static std::string pushAndUndef(const std::string &Name) {
+  return "#pragma push_macro(\"" + Name + "\")\n#undef " + Name + "\n";
+}
+static std::string pop(const std::string &Name) {
+  return "#pragma pop_macro(\"" + Name + "\")\n";
+}
+
 /// The identifiers of Text, lexed raw.
 static std::set<std::string> identifiersOf(const std::string &Text, const LangOptions &LO) {
   std::set<std::string> Out;
@@ -181,8 +189,8 @@ std::string FileRewriter::shielded(const std::string &Generated, unsigned Begin,
     IdentifierInfo *II = PP->getIdentifierInfo(Name);
     if (!II || !II->hadMacroDefinition() || !PP->getMacroDefinitionAtLoc(II, Where))
       continue;
-    Before += "#pragma push_macro(\"" + Name + "\")\n#undef " + Name + "\n";
-    After += "#pragma pop_macro(\"" + Name + "\")\n";
+    Before += pushAndUndef(Name);
+    After += pop(Name);
   }
   if (Before.empty())
     return Generated;
@@ -219,8 +227,8 @@ void FileRewriter::macrosAsAt(SourceRange Range, unsigned At, std::string &Befor
     if (Here == There)
       continue;
     std::string Name = II->getName().str();
-    Before += "#pragma push_macro(\"" + Name + "\")\n#undef " + Name + "\n";
-    After = "#pragma pop_macro(\"" + Name + "\")\n" + After;
+    Before += pushAndUndef(Name);
+    After = pop(Name) + After;
     if (!Here)
       continue;
     CharSourceRange Def = CharSourceRange::getTokenRange(Here->getDefinitionLoc(),
@@ -240,25 +248,27 @@ std::string FileRewriter::result() const {
   std::string Out;
   if (NeedsRuntime) {
     // The runtime's header uses its own names (`T`, `N`, `Lo`): a macro of the command line
-    // (`-DN=1000`) is kept out of it, and restored after it. Reserved names (`_GNU_SOURCE`,
-    // `_FILE_OFFSET_BITS`) and NDEBUG configure the system headers it includes first: they stay.
+    // (`-DN=1000`) with one of them is kept out of it, and restored after it. Reserved names
+    // (`__cplusplus`, `_GNU_SOURCE`) configure it and the system headers: they stay.
     std::vector<std::string> User;
     if (PP)
-      for (const auto &[II, State] : PP->macros())
-        for (const MacroDirective *MD = PP->getLocalMacroDirectiveHistory(II);
-             MD && !II->getName().starts_with("_") && II->getName() != "NDEBUG";
+      for (const auto &[II, State] : PP->macros()) {
+        if (II->getName().starts_with("_") || !runtimeNames().count(II->getName().str()))
+          continue;
+        for (const MacroDirective *MD = PP->getLocalMacroDirectiveHistory(II); MD;
              MD = MD->getPrevious())
           if (MD->getLocation().isValid() && SM.isWrittenInCommandLineFile(MD->getLocation())) {
             User.push_back(II->getName().str());
             break;
           }
+      }
     std::sort(User.begin(), User.end());
     for (const std::string &M : User)
-      Out += "#pragma push_macro(\"" + M + "\")\n#undef " + M + "\n";
+      Out += pushAndUndef(M);
     Out += std::string("#include <clustrix/") + (LO.CPlusPlus ? "Runtime.h" : "runtime_c.h") +
            ">\n";
     for (const std::string &M : User)
-      Out += "#pragma pop_macro(\"" + M + "\")\n";
+      Out += pop(M);
     Out += "#line 1 " + cStringLiteral(PresumedName) + "\n";
   }
   unsigned Pos = 0;
