@@ -15,7 +15,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <malloc.h>
 #include <random>
 #include <string>
