@@ -223,27 +223,34 @@ def skip_literal(text, pos):
     return pos + 1
 
 
-def match(text, pos, open_, close):
-    """pos at an opening bracket; returns the position after its match."""
-    depth = 0
+def code_chars(text, pos):
+    """The positions from pos of the characters that are code: whitespace, comments,
+    preprocessor lines and string or character literals are stepped over."""
     n = len(text)
     while pos < n:
         p2 = skip_ws(text, pos)
         if p2 != pos:
             pos = p2
             continue
-        c = text[pos]
-        if c in "\"'":
+        if text[pos] in "\"'":
             pos = skip_literal(text, pos)
             continue
+        yield pos
+        pos += 1
+
+
+def match(text, pos, open_, close):
+    """pos at an opening bracket; returns the position after its match."""
+    depth = 0
+    for pos in code_chars(text, pos):
+        c = text[pos]
         if c == open_:
             depth += 1
         elif c == close:
             depth -= 1
             if depth == 0:
                 return pos + 1
-        pos += 1
-    return n
+    return len(text)
 
 
 WORD = re.compile(r"[A-Za-z_]\w*")
@@ -289,15 +296,8 @@ def stmt_end(text, pos):
         return p
     # An expression or declaration statement: up to ';' outside brackets.
     depth = 0
-    while pos < n:
-        p2 = skip_ws(text, pos)
-        if p2 != pos:
-            pos = p2
-            continue
+    for pos in code_chars(text, pos):
         c = text[pos]
-        if c in "\"'":
-            pos = skip_literal(text, pos)
-            continue
         if c in "([{":
             depth += 1
         elif c in ")]}":
@@ -306,7 +306,6 @@ def stmt_end(text, pos):
                 return pos
         elif c == ";" and depth == 0:
             return pos + 1
-        pos += 1
     return n
 
 
@@ -557,9 +556,9 @@ INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
 def include_closure(units, incdirs):
     """Files of the work tree a unit reaches through #include (quoted or angled)."""
     seen = set()
-    todo = list(units)
-    while todo:
-        f = os.path.realpath(todo.pop())
+    pending = list(units)
+    while pending:
+        f = os.path.realpath(pending.pop())
         if f in seen or not os.path.exists(f):
             continue
         seen.add(f)
@@ -572,7 +571,7 @@ def include_closure(units, incdirs):
             for d in [os.path.dirname(f)] + incdirs:
                 p = os.path.join(d, inc)
                 if os.path.exists(p):
-                    todo.append(p)
+                    pending.append(p)
                     break
     return seen
 
