@@ -50,6 +50,10 @@ public:
   bool toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err) override;
   bool toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err) override;
   bool within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err) override;
+  bool toDevice2D(uint64_t Dst, const void *Src, size_t Width, size_t Rows, size_t Pitch,
+                  std::string &Err) override;
+  bool toHost2D(void *Dst, uint64_t Src, size_t Width, size_t Rows, size_t Pitch,
+                std::string &Err) override;
   bool canPeer(const DeviceMemory &From) const override;
   bool fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
                 std::string &Err) override;
@@ -267,6 +271,58 @@ bool CudaMemory::within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &E
   M.Depth = 1;
   CUresult Code = CUDA_SUCCESS;
   bool Ok = current(Err) && CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpy3DAsync(&M, S.Streams[0]));
+  if (!Ok && sticky(Code))
+    S.Lost = true;
+  return Ok;
+}
+
+/// A strided copy between the host and this device, both sides with the same pitch.
+Memcpy3D stridedCopy(bool ToDevice, uint64_t Dev, const void *Host, size_t Width, size_t Rows,
+                     size_t Pitch) {
+  Memcpy3D M;
+  std::memset(&M, 0, sizeof(M));
+  if (ToDevice) {
+    M.srcMemoryType = CU_MEMORYTYPE_HOST;
+    M.srcHost = Host;
+    M.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    M.dstDevice = Dev;
+  } else {
+    M.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    M.srcDevice = Dev;
+    M.dstMemoryType = CU_MEMORYTYPE_HOST;
+    M.dstHost = const_cast<void *>(Host);
+  }
+  M.srcPitch = M.dstPitch = Pitch;
+  M.srcHeight = M.dstHeight = Rows;
+  M.WidthInBytes = Width;
+  M.Height = Rows;
+  M.Depth = 1;
+  return M;
+}
+
+bool CudaMemory::toDevice2D(uint64_t Dst, const void *Src, size_t Width, size_t Rows,
+                            size_t Pitch, std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  Memcpy3D M = stridedCopy(true, Dst, Src, Width, Rows, Pitch);
+  CUresult Code = CUDA_SUCCESS;
+  bool Ok = current(Err) && CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpy3DAsync(&M, S.Streams[0]));
+  if (!Ok && sticky(Code))
+    S.Lost = true;
+  return Ok;
+}
+
+bool CudaMemory::toHost2D(void *Dst, uint64_t Src, size_t Width, size_t Rows, size_t Pitch,
+                          std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  Memcpy3D M = stridedCopy(false, Src, Dst, Width, Rows, Pitch);
+  CUresult Code = CUDA_SUCCESS;
+  bool Ok = current(Err) && CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpy3DAsync(&M, S.Streams[0]));
+  if (Ok) {
+    std::optional<trace::Span> Sp;
+    if (trace::on())
+      syncSpan(Sp, Ordinal, "cuStreamSynchronize");
+    Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
+  }
   if (!Ok && sticky(Code))
     S.Lost = true;
   return Ok;

@@ -119,6 +119,22 @@ void rowsOf(const Box &B, unsigned Rank, std::vector<std::pair<uintptr_t, uintpt
     }
 }
 
+/// How many pieces from Pieces[I] on one strided copy can move: pieces of one width, equally
+/// spaced, each of which Fits(I, K) accepts; 1 when the piece goes alone.
+template <typename FitsFn>
+size_t stridedRun(const std::vector<std::pair<uintptr_t, uintptr_t>> &Pieces, size_t I,
+                  FitsFn Fits) {
+  auto Width = [&](size_t K) { return Pieces[K].second - Pieces[K].first; };
+  size_t J = I + 1;
+  if (J >= Pieces.size() || !Fits(I, I) || !Fits(I, J) || Width(J) != Width(I))
+    return 1;
+  uintptr_t Pitch = Pieces[J].first - Pieces[I].first;
+  while (J + 1 < Pieces.size() && Width(J + 1) == Width(I) &&
+         Pieces[J + 1].first - Pieces[J].first == Pitch && Fits(I, J + 1))
+    ++J;
+  return J - I + 1;
+}
+
 /// A copy's trace event on the track of device On (callers test trace::on()): Dir is H2D, D2H,
 /// D2D or peer.
 void copySpan(std::optional<trace::Span> &Sp, DeviceMemory &On, const char *Dir, uint64_t Bytes,
@@ -129,6 +145,22 @@ void copySpan(std::optional<trace::Span> &Sp, DeviceMemory &On, const char *Dir,
 }
 
 } // namespace
+
+bool DeviceMemory::toDevice2D(uint64_t Dst, const void *Src, size_t Width, size_t Rows,
+                              size_t Pitch, std::string &Err) {
+  for (size_t R = 0; R < Rows; ++R)
+    if (!toDevice(Dst + R * Pitch, static_cast<const char *>(Src) + R * Pitch, Width, Err))
+      return false;
+  return true;
+}
+
+bool DeviceMemory::toHost2D(void *Dst, uint64_t Src, size_t Width, size_t Rows, size_t Pitch,
+                            std::string &Err) {
+  for (size_t R = 0; R < Rows; ++R)
+    if (!toHost(static_cast<char *>(Dst) + R * Pitch, Src + R * Pitch, Width, Err))
+      return false;
+  return true;
+}
 
 Table &Table::get() {
   static Table *T = new Table(); // never destroyed: scopes may close during exit
@@ -269,6 +301,27 @@ bool Table::fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::s
   return true;
 }
 
+/// Brings Rows pieces of Width bytes, Pitch apart from B on, which no device holds a newer copy
+/// of, from the host to D in one strided copy.
+bool Table::fillStrided(DeviceMemory &D, PerDevice &P, uintptr_t B, size_t Width, size_t Rows,
+                        size_t Pitch, std::string &Err) {
+  T.ToDevice += Width * Rows;
+  {
+    std::optional<trace::Span> Sp;
+    if (trace::on()) {
+      copySpan(Sp, D, "H2D", Width * Rows, "host", D.name(),
+               namesIn(B, B + (Rows - 1) * Pitch + Width));
+      Sp->args().add("rows", static_cast<uint64_t>(Rows));
+    }
+    if (!D.toDevice2D(deviceAddress(P, B), reinterpret_cast<const void *>(B), Width, Rows, Pitch,
+                      Err))
+      return false;
+  }
+  for (size_t R = 0; R < Rows; ++R)
+    P.Valid.add(B + R * Pitch, B + R * Pitch + Width);
+  return true;
+}
+
 bool Table::acquire(DeviceMemory &D, const Box &B, unsigned Rank, bool Contents, const char *Name,
                     uint64_t &DevElem0, std::string &Err) {
   ByteRange H = boxHull(B, Rank);
@@ -308,24 +361,37 @@ bool Table::acquire(DeviceMemory &D, const Box &B, unsigned Rank, bool Contents,
     P.Valid.missing(RB, RE, Missing);
   // Consecutive missing pieces with nothing stale between them are one copy from the host
   // (the device's copy of the bytes between equals the host's, or is not valid yet).
-  size_t I = 0;
-  while (I < Missing.size()) {
+  auto NoStale = [&](uintptr_t X, uintptr_t Y) {
+    auto S = StaleMap.upper_bound(X);
+    if (S != StaleMap.begin() && std::prev(S)->second.End > X)
+      return false;
+    return S == StaleMap.end() || S->first >= Y;
+  };
+  std::vector<std::pair<uintptr_t, uintptr_t>> Pieces;
+  std::vector<bool> HostOnly;
+  for (size_t I = 0; I < Missing.size();) {
     uintptr_t SB = Missing[I].first, SE = Missing[I].second;
     size_t J = I + 1;
-    auto NoStale = [&](uintptr_t X, uintptr_t Y) {
-      auto S = StaleMap.upper_bound(X);
-      if (S != StaleMap.begin() && std::prev(S)->second.End > X)
-        return false;
-      return S == StaleMap.end() || S->first >= Y;
-    };
-    if (NoStale(SB, SE))
+    bool Clean = NoStale(SB, SE);
+    if (Clean)
       while (J < Missing.size() && NoStale(SE, Missing[J].second)) {
         SE = Missing[J].second;
         ++J;
       }
-    if (!fill(D, P, SB, SE, Err))
-      return false;
+    Pieces.emplace_back(SB, SE);
+    HostOnly.push_back(Clean);
     I = J;
+  }
+  // Pieces that only the host holds, of one width and equally spaced, are one strided copy:
+  // the edge columns of a grid whose inner part the device holds already, between stale rows.
+  for (size_t I = 0; I < Pieces.size();) {
+    size_t N = stridedRun(Pieces, I, [&](size_t, size_t K) { return bool(HostOnly[K]); });
+    bool Ok = N > 1 ? fillStrided(D, P, Pieces[I].first, Pieces[I].second - Pieces[I].first, N,
+                                  Pieces[I + 1].first - Pieces[I].first, Err)
+                    : fill(D, P, Pieces[I].first, Pieces[I].second, Err);
+    if (!Ok)
+      return false;
+    I += N;
   }
   return true;
 }
@@ -363,22 +429,49 @@ std::string Table::namesIn(uintptr_t B, uintptr_t E) const {
 bool Table::releaseAll(std::string &Err, Traffic &Moved) {
   std::lock_guard<std::mutex> G(M);
   std::string Lost;
+  // Each device's stale ranges in address order: the rows of one width, equally spaced, that
+  // one mirror holds come back in one strided copy (a grid's rows without their edge columns,
+  // a column), whatever other devices hold between them.
+  // (Devices in the order of their first stale range, so that messages do not depend on
+  // where the allocator put them.)
+  std::vector<std::pair<DeviceMemory *, std::vector<std::pair<uintptr_t, uintptr_t>>>> ByOwner;
   for (const auto &[SB, S] : StaleMap) {
-    DeviceMemory &O = *S.Owner;
-    std::string E;
-    bool Ok = !O.lost();
-    if (Ok) {
-      PerDevice &OP = of(O);
-      T.ToHost += S.End - SB;
-      std::optional<trace::Span> Sp;
-      if (trace::on())
-        copySpan(Sp, O, "D2H", S.End - SB, O.name(), "host", namesIn(SB, S.End));
-      Ok = O.toHost(reinterpret_cast<void *>(SB), deviceAddress(OP, SB), S.End - SB, E);
-    }
-    if (!Ok) {
-      std::string What = namesIn(SB, S.End) + " (" + O.name() + (E.empty() ? "" : ": " + E) + ")";
-      if (Lost.find(What) == std::string::npos)
-        Lost += (Lost.empty() ? "" : "; ") + What;
+    auto It = std::find_if(ByOwner.begin(), ByOwner.end(),
+                           [&](const auto &X) { return X.first == S.Owner; });
+    if (It == ByOwner.end())
+      It = ByOwner.insert(ByOwner.end(), {S.Owner, {}});
+    It->second.emplace_back(SB, S.End);
+  }
+  for (auto &[Owner, Ranges] : ByOwner) {
+    DeviceMemory &O = *Owner;
+    PerDevice &OP = of(O);
+    for (size_t I = 0; I < Ranges.size();) {
+      size_t N = O.lost() ? 1 : stridedRun(Ranges, I, [&](size_t First, size_t K) {
+        return deviceAddress(OP, Ranges[K].first) - deviceAddress(OP, Ranges[First].first) ==
+               Ranges[K].first - Ranges[First].first;
+      });
+      uintptr_t SB = Ranges[I].first, SE = Ranges[I + N - 1].second;
+      size_t Width = Ranges[I].second - SB;
+      std::string E;
+      bool Ok = !O.lost();
+      if (Ok) {
+        T.ToHost += Width * N;
+        std::optional<trace::Span> Sp;
+        if (trace::on()) {
+          copySpan(Sp, O, "D2H", Width * N, O.name(), "host", namesIn(SB, SE));
+          if (N > 1)
+            Sp->args().add("rows", static_cast<uint64_t>(N));
+        }
+        Ok = N > 1 ? O.toHost2D(reinterpret_cast<void *>(SB), deviceAddress(OP, SB), Width, N,
+                                Ranges[I + 1].first - SB, E)
+                   : O.toHost(reinterpret_cast<void *>(SB), deviceAddress(OP, SB), Width, E);
+      }
+      if (!Ok) {
+        std::string What = namesIn(SB, SE) + " (" + O.name() + (E.empty() ? "" : ": " + E) + ")";
+        if (Lost.find(What) == std::string::npos)
+          Lost += (Lost.empty() ? "" : "; ") + What;
+      }
+      I += N;
     }
   }
   StaleMap.clear();

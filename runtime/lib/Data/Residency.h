@@ -48,6 +48,14 @@ public:
   /// Complete when it returns.
   virtual bool toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err) = 0;
   virtual bool within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err) = 0;
+  /// Rows copies of Width bytes each, Pitch bytes apart on both sides (a device copy keeps the
+  /// host's layout): the edge columns of a grid, say. The defaults copy row by row; a backend
+  /// with strided copies overrides them with one copy.
+  virtual bool toDevice2D(uint64_t Dst, const void *Src, size_t Width, size_t Rows, size_t Pitch,
+                          std::string &Err);
+  /// Complete when it returns.
+  virtual bool toHost2D(void *Dst, uint64_t Src, size_t Width, size_t Rows, size_t Pitch,
+                        std::string &Err);
   /// Whether fromPeer can copy from From's memory directly.
   virtual bool canPeer(const DeviceMemory &From) const = 0;
   virtual bool fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
@@ -116,6 +124,8 @@ private:
   /// The device address of host address Host in P's mirror that covers it.
   static uint64_t deviceAddress(const PerDevice &P, uintptr_t Host);
   bool fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::string &Err);
+  bool fillStrided(DeviceMemory &D, PerDevice &P, uintptr_t B, size_t Width, size_t Rows,
+                   size_t Pitch, std::string &Err);
   void markStale(uintptr_t B, uintptr_t E, DeviceMemory *Owner);
   void clearStale(uintptr_t B, uintptr_t E);
   std::string namesIn(uintptr_t B, uintptr_t E) const;

@@ -40,6 +40,7 @@ public:
   }
   bool toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &) override {
     In += Bytes;
+    ++InCalls;
     std::memcpy(reinterpret_cast<void *>(Dst), Src, Bytes);
     return true;
   }
@@ -49,7 +50,31 @@ public:
       return false;
     }
     Out += Bytes;
+    ++OutCalls;
     std::memcpy(Dst, reinterpret_cast<const void *>(Src), Bytes);
+    return true;
+  }
+  // One call each, as a strided copy of the driver.
+  bool toDevice2D(uint64_t Dst, const void *Src, size_t Width, size_t Rows, size_t Pitch,
+                  std::string &) override {
+    In += Width * Rows;
+    ++InCalls;
+    for (size_t R = 0; R < Rows; ++R)
+      std::memcpy(reinterpret_cast<char *>(Dst) + R * Pitch,
+                  static_cast<const char *>(Src) + R * Pitch, Width);
+    return true;
+  }
+  bool toHost2D(void *Dst, uint64_t Src, size_t Width, size_t Rows, size_t Pitch,
+                std::string &Err) override {
+    if (Lost) {
+      Err = "lost";
+      return false;
+    }
+    Out += Width * Rows;
+    ++OutCalls;
+    for (size_t R = 0; R < Rows; ++R)
+      std::memcpy(static_cast<char *>(Dst) + R * Pitch,
+                  reinterpret_cast<const char *>(Src) + R * Pitch, Width);
     return true;
   }
   bool within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &) override {
@@ -68,6 +93,7 @@ public:
   bool Peer;
   bool Lost = false;
   size_t In = 0, Out = 0, FromPeers = 0;
+  size_t InCalls = 0, OutCalls = 0;
   std::map<uint64_t, char *> Blocks;
 };
 
@@ -166,6 +192,109 @@ TEST(ResidencyTest, AWriteBoxWithGapsLeavesTheGapsToTheHost) {
   ASSERT_TRUE(release(Moved, Err)) << Err;
   EXPECT_EQ(B[9], 7.0);
   EXPECT_EQ(B[8], 2.0);
+}
+
+TEST(ResidencyTest, EdgeColumnsAndRowsWithoutThemAreOneStridedCopyEach) {
+  // A stencil's output: the device writes the interior of a 16 x 16 grid (rows stale on the
+  // host one by one), then reads the whole grid.
+  FakeMemory G("gpu0", true);
+  std::vector<double> B(16 * 16);
+  for (size_t I = 0; I < B.size(); ++I)
+    B[I] = double(I);
+  std::string Err;
+  uint64_t E0 = 0;
+  Box Inner = rows(B, 16, 1, 15, 1, 15);
+  ASSERT_TRUE(Table::get().acquire(G, Inner, 2, false, "B", E0, Err)) << Err;
+  kernelWrites(E0, Inner, -1.0);
+  Table::get().wrote(G, Inner, 2, "B");
+  Box All = rows(B, 16, 0, 16, 0, 16);
+  uint64_t E1 = 0;
+  ASSERT_TRUE(Table::get().acquire(G, All, 2, true, "B", E1, Err)) << Err;
+  // Row 0 with row 1's first element, the 13 pairs of edge elements between the interior's
+  // rows in one strided copy, and row 14's last element with row 15: three copies, not 15.
+  EXPECT_EQ(G.In, (256u - 196u) * 8);
+  EXPECT_EQ(G.InCalls, 3u);
+  for (int64_t R = 0; R < 16; ++R) {
+    for (int64_t C = 0; C < 16; ++C) {
+      bool Edge = R == 0 || R == 15 || C == 0 || C == 15;
+      EXPECT_EQ(kernelReads(E1, R * 16 + C), Edge ? double(R * 16 + C) : -1.0) << R << "," << C;
+    }
+  }
+  // The 14 stale rows, 16 elements apart: one strided copy back.
+  Traffic Moved;
+  ASSERT_TRUE(release(Moved, Err)) << Err;
+  EXPECT_EQ(G.OutCalls, 1u);
+  EXPECT_EQ(Moved.ToHost, 196u * 8);
+  for (int64_t R = 0; R < 16; ++R) {
+    for (int64_t C = 0; C < 16; ++C) {
+      bool Edge = R == 0 || R == 15 || C == 0 || C == 15;
+      EXPECT_EQ(B[R * 16 + C], Edge ? double(R * 16 + C) : -1.0) << R << "," << C;
+    }
+  }
+}
+
+TEST(ResidencyTest, EquallySpacedPiecesAnotherDeviceWroteDoNotComeFromTheHost) {
+  // gpu0 holds the interior of a 16 x 16 grid; gpu1 wrote column 0 of rows 1 to 14. What gpu0
+  // misses of the whole grid are pieces of one width, equally spaced (column 15 of one row and
+  // column 0 of the next): the shape of a strided copy from the host, but half of each piece
+  // is gpu1's.
+  for (bool Peer : {true, false}) {
+    SCOPED_TRACE(Peer ? "peer to peer" : "through the host");
+    FakeMemory G0("gpu0", Peer), G1("gpu1", Peer);
+    std::vector<double> A(16 * 16, 0.0);
+    std::string Err;
+    uint64_t E0 = 0, E1 = 0;
+    Box Inner = rows(A, 16, 1, 15, 1, 15), Column = rows(A, 16, 1, 15, 0, 1);
+    ASSERT_TRUE(Table::get().acquire(G0, Inner, 2, false, "A", E0, Err)) << Err;
+    kernelWrites(E0, Inner, -1.0);
+    Table::get().wrote(G0, Inner, 2, "A");
+    ASSERT_TRUE(Table::get().acquire(G1, Column, 2, false, "A", E1, Err)) << Err;
+    kernelWrites(E1, Column, 9.0);
+    Table::get().wrote(G1, Column, 2, "A");
+    Box All = rows(A, 16, 0, 16, 0, 16);
+    ASSERT_TRUE(Table::get().acquire(G0, All, 2, true, "A", E0, Err)) << Err;
+    auto Expected = [](int64_t R, int64_t C) {
+      return R >= 1 && R <= 14 ? (C == 0 ? 9.0 : C == 15 ? 0.0 : -1.0) : 0.0;
+    };
+    for (int64_t R = 0; R < 16; ++R) {
+      for (int64_t C = 0; C < 16; ++C)
+        EXPECT_EQ(kernelReads(E0, R * 16 + C), Expected(R, C)) << R << "," << C;
+    }
+    if (Peer) {
+      EXPECT_EQ(G0.FromPeers, 14u * 8);
+    }
+    Traffic Moved;
+    ASSERT_TRUE(release(Moved, Err)) << Err;
+    for (int64_t R = 0; R < 16; ++R) {
+      for (int64_t C = 0; C < 16; ++C)
+        EXPECT_EQ(A[R * 16 + C], Expected(R, C)) << R << "," << C;
+    }
+  }
+}
+
+TEST(ResidencyTest, EquallySpacedStaleRangesOfTwoDevicesComeBackEachFromItsOwn) {
+  // gpu0 wrote column 3 and gpu1 column 11 of a 16 x 16 grid: the stale ranges are one width
+  // and equally spaced (8 elements apart), alternating between the devices, and gpu0's mirror
+  // (the hull of its column) spans gpu1's elements too.
+  FakeMemory G0("gpu0", true), G1("gpu1", true);
+  std::vector<double> A(16 * 16, 0.0);
+  std::string Err;
+  uint64_t E0 = 0, E1 = 0;
+  Box C3 = rows(A, 16, 0, 16, 3, 4), C11 = rows(A, 16, 0, 16, 11, 12);
+  ASSERT_TRUE(Table::get().acquire(G0, C3, 2, false, "A", E0, Err)) << Err;
+  ASSERT_TRUE(Table::get().acquire(G1, C11, 2, false, "A", E1, Err)) << Err;
+  kernelWrites(E0, C3, 3.0);
+  kernelWrites(E1, C11, 11.0);
+  Table::get().wrote(G0, C3, 2, "A");
+  Table::get().wrote(G1, C11, 2, "A");
+  Traffic Moved;
+  ASSERT_TRUE(release(Moved, Err)) << Err;
+  EXPECT_EQ(G0.OutCalls, 1u);
+  EXPECT_EQ(G1.OutCalls, 1u);
+  for (int64_t R = 0; R < 16; ++R) {
+    for (int64_t C = 0; C < 16; ++C)
+      EXPECT_EQ(A[R * 16 + C], C == 3 ? 3.0 : C == 11 ? 11.0 : 0.0) << R << "," << C;
+  }
 }
 
 TEST(ResidencyTest, HaloRowsComeFromTheDeviceThatWroteThem) {
