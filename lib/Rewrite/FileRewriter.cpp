@@ -169,6 +169,38 @@ static const std::set<std::string> &runtimeNames() {
   return Names;
 }
 
+/// The macros the runtime's public headers define (`CLUSTRIX_RT_ABI_VERSION`): defined where a
+/// user included a runtime header before the generated code, they are the runtime's own, which
+/// the generated code uses as such.
+static const std::set<std::string> &runtimeMacros() {
+  static const std::set<std::string> Names = [] {
+    static const char Text[] =
+#include "RuntimeHeaders.inc"
+        ;
+    LangOptions LO;
+    LO.CPlusPlus = LO.CPlusPlus17 = true;
+    std::set<std::string> Out;
+    Lexer L(SourceLocation(), LO, Text, Text, Text + sizeof(Text) - 1);
+    Token T;
+    enum { Start, Hash, Define } State = Start;
+    while (!L.LexFromRawLexer(T)) {
+      if (T.isAtStartOfLine())
+        State = Start;
+      if (State == Start && T.isAtStartOfLine() && T.is(tok::hash))
+        State = Hash;
+      else if (State == Hash && T.is(tok::raw_identifier) && T.getRawIdentifier() == "define")
+        State = Define;
+      else if (State == Define && T.is(tok::raw_identifier)) {
+        Out.insert(T.getRawIdentifier().str());
+        State = Start;
+      } else
+        State = Start;
+    }
+    return Out;
+  }();
+  return Names;
+}
+
 std::string FileRewriter::shielded(const std::string &Generated, unsigned Begin, unsigned End,
                                    unsigned At) const {
   if (!PP)
@@ -184,7 +216,8 @@ std::string FileRewriter::shielded(const std::string &Generated, unsigned Begin,
   for (const std::string &Name : identifiersOf(Generated, LO)) {
     // Only the runtime's own names: a name the generated code takes from the user's program
     // (a clause's count, a type spelled as declared) keeps its macro.
-    if (User.count(Name) || Name.rfind("__clx", 0) == 0 || !Runtime.count(Name))
+    if (User.count(Name) || Name.rfind("__clx", 0) == 0 || !Runtime.count(Name) ||
+        runtimeMacros().count(Name))
       continue;
     IdentifierInfo *II = PP->getIdentifierInfo(Name);
     if (!II || !II->hadMacroDefinition() || !PP->getMacroDefinitionAtLoc(II, Where))
