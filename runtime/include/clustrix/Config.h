@@ -55,6 +55,7 @@ struct RuntimeConfig {
   uint64_t CudaMemoryLimit = 0;         ///< cuda_memory_limit: device bytes a chunk may use; 0 = free memory.
   uint64_t WorkerSpinMicroseconds = 200; ///< worker_spin_us: idle workers spin this long.
   bool Residency = true;                ///< residency: false copies back after every loop call.
+  bool ResidencyCheck = false;          ///< residency_check: poison stale host copies (tests).
   std::string Trace;                    ///< trace: a file for the timeline; empty = none.
 };
 

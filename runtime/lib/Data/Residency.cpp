@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <thread>
 
@@ -409,12 +410,19 @@ void Table::wrote(DeviceMemory &D, const Box &B, unsigned Rank, const char *Name
     Rows.emplace_back(H.Begin, H.End); // the bytes between rows are current here too
   else
     rowsOf(B, Rank, Rows);
+  // The checking mode (residency_check) poisons the host's copy of what becomes stale: every
+  // byte 0xFF, a NaN as float or double, so that host code reading it without a
+  // synchronization computes a wrong result. The table never reads a stale host byte again
+  // (the device's copy comes back over it), so nothing else changes.
+  bool Poison = activeConfig().ResidencyCheck;
   for (auto [RB, RE] : Rows) {
     P.Valid.add(RB, RE);
     for (auto &[Other, OP] : Devices)
       if (Other != &D)
         OP.Valid.remove(RB, RE);
     markStale(RB, RE, &D);
+    if (Poison)
+      std::memset(reinterpret_cast<void *>(RB), 0xFF, RE - RB);
   }
 }
 

@@ -249,6 +249,8 @@ const KeySpec Keys[] = {
      }},
     {"residency", "CLUSTRIX_RESIDENCY",
      [](RuntimeConfig &C, const std::string &V) { C.Residency = parseBool(V); }},
+    {"residency_check", "CLUSTRIX_RESIDENCY_CHECK",
+     [](RuntimeConfig &C, const std::string &V) { C.ResidencyCheck = parseBool(V); }},
     {"trace", "CLUSTRIX_TRACE",
      [](RuntimeConfig &C, const std::string &V) {
        if (V.empty())

@@ -193,6 +193,9 @@ def device_env(cfg, n):
     env['CLUSTRIX_DEVICES'] = cfg.devices.format(n=n)
     if cfg.emulated_gpus:
         env['CLUSTRIX_EMU_GPUS'] = str(n)
+        # Stale host copies poisoned: host code that reads one without a synchronization
+        # computes a wrong result rather than an old one that may happen to be right.
+        env.setdefault('CLUSTRIX_RESIDENCY_CHECK', 'true')
     return env
 
 
@@ -441,7 +444,8 @@ def save_reproducer(cfg, f, d, entry, expected, outs):
         fw.write('  %s -std=c++17 %s -Wno-unknown-attributes prog.cpp -o serial && ./serial\n'
                  % (cfg.cxx, cfg.opt))
         fw.write('  %s %s --clustrix-remarks=off prog.cpp -o clustrix\n' % (cfg.clustrix, cfg.opt))
-        emulated = ('CLUSTRIX_EMU_GPUS=4 CLUSTRIX_CUDA_LIBRARY=%s CLUSTRIX_NVRTC_LIBRARY=%s ' % (
+        emulated = ('CLUSTRIX_EMU_GPUS=4 CLUSTRIX_RESIDENCY_CHECK=true CLUSTRIX_CUDA_LIBRARY=%s '
+                    'CLUSTRIX_NVRTC_LIBRARY=%s ' % (
             cfg.env.get('CLUSTRIX_CUDA_LIBRARY', '?'), cfg.env.get('CLUSTRIX_NVRTC_LIBRARY', '?'))
             if cfg.emulated_gpus else '')
         fw.write('  %sCLUSTRIX_DEVICES=%s %s ./clustrix\n' % (emulated, cfg.devices.format(n=4),
