@@ -124,7 +124,109 @@ public:
   /// A loop header or body part of the same kind.
   bool header(const Stmt *S) { return hostOnly(S, /*Decls=*/true); }
 
+  /// A statement of a scope's own block: host code on private scalars, or one that reads single
+  /// elements with no other side effect than assigning the result to a private scalar. Such a
+  /// statement's reads are added to Out.
+  bool scopeStatement(const Stmt *S, bool Decls, std::vector<ResidencyScope::HostRead> &Out) {
+    std::vector<const ArraySubscriptExpr *> Found;
+    if (readingStatement(S, Decls, Found)) {
+      if (!Found.empty())
+        Out.push_back({S, std::move(Found)});
+      return true;
+    }
+    return hostOnly(S, Decls);
+  }
+
 private:
+  /// Runs Check with element reads collected into Found and no side effect allowed.
+  template <typename CheckFn>
+  bool reading(std::vector<const ArraySubscriptExpr *> &Found, CheckFn Check) {
+    auto *SavedReads = Reads;
+    bool SavedPure = Pure;
+    Reads = &Found;
+    Pure = true;
+    bool Ok = Check();
+    Reads = SavedReads;
+    Pure = SavedPure;
+    return Ok;
+  }
+
+  bool readingStatement(const Stmt *S, bool Decls,
+                        std::vector<const ArraySubscriptExpr *> &Found) {
+    if (const auto *I = dyn_cast<IfStmt>(S))
+      return !I->getInit() && !I->getConditionVariable() && !I->isConsteval() &&
+             reading(Found, [&] { return value(I->getCond()); }) && hostOnly(I->getThen(), Decls) &&
+             hostOnly(I->getElse(), Decls);
+    if (const auto *R = dyn_cast<ReturnStmt>(S))
+      return R->getRetValue() && R->getRetValue()->getType()->isScalarType() &&
+             reading(Found, [&] { return value(R->getRetValue()); });
+    if (const auto *D = dyn_cast<DeclStmt>(S)) {
+      if (!Decls)
+        return false;
+      llvm::SmallPtrSet<const Decl *, 4> Declared;
+      for (const Decl *X : D->decls()) {
+        const auto *V = dyn_cast<VarDecl>(X);
+        if (!V || !privateScalar(V) ||
+            (V->getInit() && !reading(Found, [&] { return value(V->getInit()); })))
+          return false;
+        Declared.insert(V);
+      }
+      // The reads are evaluated before the statement: none may name what it declares.
+      for (const ArraySubscriptExpr *A : Found)
+        if (names(A, Declared))
+          return false;
+      return true;
+    }
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParens());
+      if (B && B->isAssignmentOp())
+        return assignable(B->getLHS()) && reading(Found, [&] { return value(B->getRHS()); });
+      return reading(Found, [&] { return value(E); });
+    }
+    return false;
+  }
+
+  static bool names(const Stmt *S, const llvm::SmallPtrSetImpl<const Decl *> &Vars) {
+    if (const auto *D = dyn_cast<DeclRefExpr>(S))
+      if (Vars.count(D->getDecl()))
+        return true;
+    for (const Stmt *C : S->children())
+      if (C && names(C, Vars))
+        return true;
+    return false;
+  }
+
+  /// An element `p[e]` read where a synchronization just before the statement brings it back:
+  /// a scalar element, `p` a private pointer variable, `e` a value without side effects, all
+  /// spelled in the file.
+  bool elementRead(const ArraySubscriptExpr *A) {
+    QualType T = A->getType();
+    if (!T->isScalarType() || T.isVolatileQualified() || T->isMemberPointerType() ||
+        A->getBeginLoc().isMacroID() || A->getEndLoc().isMacroID())
+      return false;
+    const auto *Base = dyn_cast<DeclRefExpr>(A->getBase()->IgnoreParenImpCasts());
+    const auto *V = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+    if (!V || !V->getType()->isPointerType() || !privateScalar(V))
+      return false;
+    auto *SavedReads = Reads;
+    Reads = nullptr; // no element read inside a subscript
+    bool Ok = value(A->getIdx());
+    Reads = SavedReads;
+    if (!Ok)
+      return false;
+    Reads->push_back(A);
+    return true;
+  }
+
+  /// Value(E) where element reads would be evaluated only sometimes: none is allowed there.
+  bool unconditional(const Expr *E) {
+    auto *SavedReads = Reads;
+    Reads = nullptr;
+    bool Ok = value(E);
+    Reads = SavedReads;
+    return Ok;
+  }
+
   bool privateScalar(const VarDecl *V) {
     if (!V->hasLocalStorage() || V->getType()->isReferenceType() ||
         !V->getType()->isScalarType() || V->getType().isVolatileQualified() ||
@@ -166,6 +268,9 @@ private:
     if (const auto *C = dyn_cast<CastExpr>(E)) {
       if (!isa<ImplicitCastExpr, CStyleCastExpr, CXXStaticCastExpr, CXXFunctionalCastExpr>(C))
         return false;
+      if (Reads && C->getCastKind() == CK_LValueToRValue)
+        if (const auto *A = dyn_cast<ArraySubscriptExpr>(C->getSubExpr()->IgnoreParens()))
+          return elementRead(A);
       switch (C->getCastKind()) {
       case CK_LValueToRValue:
       case CK_NoOp:
@@ -189,7 +294,9 @@ private:
       if (B->isPtrMemOp())
         return false;
       if (B->isAssignmentOp())
-        return assignable(B->getLHS()) && value(B->getRHS());
+        return !Pure && assignable(B->getLHS()) && value(B->getRHS());
+      if (B->isLogicalOp() || B->getOpcode() == BO_Comma)
+        return value(B->getLHS()) && unconditional(B->getRHS());
       return value(B->getLHS()) && value(B->getRHS());
     }
     if (const auto *U = dyn_cast<UnaryOperator>(E)) {
@@ -198,7 +305,7 @@ private:
       case UO_PostDec:
       case UO_PreInc:
       case UO_PreDec:
-        return assignable(U->getSubExpr());
+        return !Pure && assignable(U->getSubExpr());
       case UO_Plus:
       case UO_Minus:
       case UO_Not:
@@ -209,7 +316,8 @@ private:
       }
     }
     if (const auto *C = dyn_cast<ConditionalOperator>(E))
-      return value(C->getCond()) && value(C->getTrueExpr()) && value(C->getFalseExpr());
+      return value(C->getCond()) && unconditional(C->getTrueExpr()) &&
+             unconditional(C->getFalseExpr());
     return false;
   }
 
@@ -218,6 +326,10 @@ private:
   const llvm::SmallPtrSetImpl<const Stmt *> &Accepted;
   const ParentMap &PM;
   llvm::DenseMap<const VarDecl *, bool> Private;
+  /// While a scope statement is checked: where its element reads go, and whether side effects
+  /// are refused.
+  std::vector<const ArraySubscriptExpr *> *Reads = nullptr;
+  bool Pure = false;
 };
 
 /// The statement that holds S in its function's body. A map of the one body, not of the
@@ -241,7 +353,8 @@ const Stmt *serialLoopBody(Prover &P, const Stmt *S) {
 
 /// Whether a loop body holds only accepted loops, scopes already proved and host code on
 /// private scalars, with at least one accepted loop or scope.
-bool bodyKeepsData(Prover &P, const Stmt *Body, const llvm::SmallPtrSetImpl<const Stmt *> &Inner) {
+bool bodyKeepsData(Prover &P, const Stmt *Body, const llvm::SmallPtrSetImpl<const Stmt *> &Inner,
+                   std::vector<ResidencyScope::HostRead> &Reads) {
   auto Ok = [&](const Stmt *S) { return P.isAccepted(S) || Inner.count(S); };
   if (Ok(Body))
     return true;
@@ -254,7 +367,7 @@ bool bodyKeepsData(Prover &P, const Stmt *Body, const llvm::SmallPtrSetImpl<cons
       Any = true;
       continue;
     }
-    if (!P.hostOnly(X, /*Decls=*/true))
+    if (!P.scopeStatement(X, /*Decls=*/true, Reads))
       return false;
   }
   return Any;
@@ -284,6 +397,7 @@ findResidencyScopes(ASTContext &Ctx,
       Self = A;
     // 1. Time-step loops, outward while each one's body keeps data.
     llvm::SmallPtrSet<const Stmt *, 4> Inner;
+    std::vector<ResidencyScope::HostRead> Reads;
     const Stmt *Scope = nullptr, *Cur = Self;
     while (const Stmt *Par = parentStmt(*PM, Cur)) {
       const Stmt *Enclosing = isa<CompoundStmt>(Par) ? parentStmt(*PM, Par) : Par;
@@ -292,14 +406,16 @@ findResidencyScopes(ASTContext &Ctx,
       const Stmt *Body = serialLoopBody(P, Enclosing);
       if (!Body || (Body != Cur && Body != Par))
         break;
-      if (!bodyKeepsData(P, Body, Inner))
+      std::vector<ResidencyScope::HostRead> Level;
+      if (!bodyKeepsData(P, Body, Inner, Level))
         break;
+      Reads.insert(Reads.end(), Level.begin(), Level.end());
       Scope = Enclosing;
       Inner.insert(Enclosing);
       Cur = Enclosing;
     }
     if (Scope) {
-      Out.push_back({Scope, Scope});
+      Out.push_back({Scope, Scope, std::move(Reads)});
       for (auto [X, G] : Accepted) // every accepted loop in it
         for (const Stmt *Up = X; Up; Up = parentStmt(*PM, Up))
           if (Up == Scope) {
@@ -314,20 +430,23 @@ findResidencyScopes(ASTContext &Ctx,
       continue;
     auto It = std::find(Block->body_begin(), Block->body_end(), Self);
     const Stmt *Last = nullptr;
+    std::vector<ResidencyScope::HostRead> Pending;
     for (auto J = std::next(It); J != Block->body_end(); ++J) {
       if (P.isAccepted(*J)) {
         Last = *J;
+        Reads.insert(Reads.end(), Pending.begin(), Pending.end());
+        Pending.clear();
         const Stmt *Loop = *J;
         if (const auto *A = dyn_cast<AttributedStmt>(Loop))
           Loop = A->getSubStmt();
         Covered.insert(Loop);
         continue;
       }
-      if (!P.hostOnly(*J, /*Decls=*/false))
+      if (!P.scopeStatement(*J, /*Decls=*/false, Pending))
         break;
     }
     if (Last)
-      Out.push_back({Self, Last});
+      Out.push_back({Self, Last, std::move(Reads)});
   }
   // Outermost only (a scope inside another adds nothing), in source order.
   const SourceManager &SM = Ctx.getSourceManager();

@@ -213,7 +213,7 @@ void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> 
   if (Ctx.getLangOpts().CPlusPlus)
     for (const ResidencyScope &S : findResidencyScopes(Ctx, OnDevices))
       if (FileRewriter *FR = RewriterFor(S.First->getBeginLoc()))
-        FR->openResidencyScope(S.First, S.Last);
+        FR->openResidencyScope(S);
   for (const AcceptedLoop &A : Accepted) {
     FileRewriter *FRP = RewriterFor(A.Match->Loop->getBeginLoc());
     assert(FRP && "the analysis refuses loops in files that are not rewritten");

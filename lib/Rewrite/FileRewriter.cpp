@@ -13,6 +13,7 @@
 #include "clustrix/Rewrite/HostCodeGen.h"
 #include "clustrix/Support/Text.h"
 
+#include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
@@ -108,13 +109,25 @@ void FileRewriter::rewriteTemplateLoop(const Stmt *Pattern,
   Edits.push_back({LoopBegin, LoopEnd - LoopBegin, shielded(S, LoopBegin, LoopEnd, LoopBegin)});
 }
 
-void FileRewriter::openResidencyScope(const Stmt *First, const Stmt *Last) {
+void FileRewriter::openResidencyScope(const ResidencyScope &Scope) {
   if (!LO.CPlusPlus)
     return;
-  unsigned Begin = statementOffsets(First, SM, LO).first;
-  unsigned End = statementOffsets(Last, SM, LO).second;
+  unsigned Begin = statementOffsets(Scope.First, SM, LO).first;
+  unsigned End = statementOffsets(Scope.Last, SM, LO).second;
   Edits.push_back({Begin, 0, "{ ::clustrix::rt::ResidencyScope __clx_residency; "});
   Edits.push_back({End, 0, " }"});
+  // The elements a host statement reads come back just before it (the analysis proved each
+  // spelled in the file, with no side effect).
+  for (const ResidencyScope::HostRead &R : Scope.Reads) {
+    std::string Sync;
+    for (const ArraySubscriptExpr *A : R.Elements) {
+      std::string Text =
+          Lexer::getSourceText(CharSourceRange::getTokenRange(A->getSourceRange()), SM, LO)
+              .str();
+      Sync += "::clustrix::rt::hostReads(&(" + Text + "), sizeof(" + Text + ")); ";
+    }
+    Edits.push_back({statementOffsets(R.Before, SM, LO).first, 0, Sync});
+  }
   Changed = true;
   NeedsRuntime = true;
 }

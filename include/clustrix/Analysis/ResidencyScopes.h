@@ -19,6 +19,15 @@
 /// `return` of such a value. A call, a dereference, a subscript or a member access ends the
 /// proof. Everything else keeps today's behaviour: results copied back at each loop's end.
 ///
+/// One more kind of statement of the scope's own block (not in a loop header or a branch): one
+/// that reads single elements `p[e]` of scalar type, where `p` is such a pointer variable and
+/// `e` such a value, and that has no side effect but an assignment of its result to a private
+/// scalar (`double r = p[0];`, `s += p[i];`, `if (p[k] < tol) break;`, `return p[0];`). The
+/// runtime brings exactly those elements back to the host just before the statement
+/// (clustrix::rt::hostReads); the devices keep their copies. A read under `&&`, `||` or `?:`,
+/// spelled through a macro, or naming a variable the statement declares ends the proof, as
+/// does any write.
+///
 //===----------------------------------------------------------------------===//
 #ifndef CLUSTRIX_ANALYSIS_RESIDENCYSCOPES_H
 #define CLUSTRIX_ANALYSIS_RESIDENCYSCOPES_H
@@ -28,6 +37,7 @@
 #include <vector>
 
 namespace clang {
+class ArraySubscriptExpr;
 class ASTContext;
 class FunctionDecl;
 class Stmt;
@@ -40,6 +50,13 @@ namespace clustrix {
 struct ResidencyScope {
   const clang::Stmt *First = nullptr;
   const clang::Stmt *Last = nullptr;
+  /// A statement of the scope that reads single elements, each to be synchronized just before
+  /// it.
+  struct HostRead {
+    const clang::Stmt *Before = nullptr;
+    std::vector<const clang::ArraySubscriptExpr *> Elements;
+  };
+  std::vector<HostRead> Reads;
 };
 
 /// The scopes around Accepted (the accepted loops, in source order, each with the function

@@ -11,6 +11,7 @@
 #define CLUSTRIX_REWRITE_FILEREWRITER_H
 
 #include "clustrix/Analysis/LoopAnalysis.h"
+#include "clustrix/Analysis/ResidencyScopes.h"
 #include "clustrix/Detect/Annotation.h"
 #include "clustrix/Rewrite/KernelEmitter.h"
 
@@ -51,8 +52,9 @@ public:
   /// and kernel), every other one the loop as written.
   void rewriteTemplateLoop(const clang::Stmt *Pattern, const std::vector<Instance> &Instances);
   /// Wraps the statements [First, Last] of one block in a block that opens a residency scope
-  /// (clustrix/Analysis/ResidencyScopes.h). C++ only. Call before rewriteLoop.
-  void openResidencyScope(const clang::Stmt *First, const clang::Stmt *Last);
+  /// (clustrix/Analysis/ResidencyScopes.h), and brings the elements its host statements read
+  /// back just before each. C++ only. Call before rewriteLoop.
+  void openResidencyScope(const ResidencyScope &Scope);
   /// Declares, once, the pointer-to-member constants through which the loops of function Outer
   /// reach members it may not name (clustrix/AST/Spelling.h), just before Outer.
   void declarePrivateMembers(const LoopResult &R, const clang::FunctionDecl *Outer);

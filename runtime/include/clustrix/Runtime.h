@@ -137,6 +137,10 @@ extern uint64_t ResidentHeld;
 /// thread that opened the outermost one keeps data on devices.
 void enterResidency();
 void leaveResidency();
+/// Host code in a scope that reads Bytes at Element (one element of an array the scope's loops
+/// may keep on devices): a device's newer copy of exactly those bytes comes back first; the
+/// devices keep theirs. Outside a scope, or with nothing on a device, it does nothing.
+void hostReads(const void *Element, std::size_t Bytes);
 
 /// What generated code declares: the scope ends however the block is left (a return, a break,
 /// an exception).

@@ -426,6 +426,38 @@ void Table::wrote(DeviceMemory &D, const Box &B, unsigned Rank, const char *Name
   }
 }
 
+bool Table::syncToHost(uintptr_t B, uintptr_t E, std::string &Err) {
+  std::lock_guard<std::mutex> G(M);
+  auto It = StaleMap.upper_bound(B);
+  if (It != StaleMap.begin())
+    --It;
+  std::vector<std::pair<uintptr_t, uintptr_t>> Back;
+  for (; It != StaleMap.end() && It->first < E; ++It) {
+    uintptr_t SB = std::max(It->first, B), SE = std::min(It->second.End, E);
+    if (SE <= SB)
+      continue;
+    DeviceMemory &O = *It->second.Owner;
+    std::string Why;
+    bool Ok = !O.lost();
+    if (Ok) {
+      T.ToHost += SE - SB;
+      std::optional<trace::Span> Sp;
+      if (trace::on())
+        copySpan(Sp, O, "D2H", SE - SB, O.name(), "host", namesIn(SB, SE));
+      Ok = O.toHost(reinterpret_cast<void *>(SB), deviceAddress(of(O), SB), SE - SB, Why);
+    }
+    if (!Ok) {
+      Err = "the only current copy of " + namesIn(SB, SE) + " (" + O.name() +
+            (Why.empty() ? "" : ": " + Why) + ") was on a device that failed";
+      return false;
+    }
+    Back.emplace_back(SB, SE);
+  }
+  for (auto [X, Y] : Back)
+    clearStale(X, Y);
+  return true;
+}
+
 std::string Table::namesIn(uintptr_t B, uintptr_t E) const {
   std::string Out;
   for (const auto &[NB, V] : Names)
@@ -553,6 +585,33 @@ void releaseBeforeHost(const LoopInfo *Where) {
 }
 
 } // namespace data
+
+void hostReads(const void *Element, std::size_t Bytes) {
+  if (!data::IOwn || !__atomic_load_n(&ResidentHeld, __ATOMIC_RELAXED) || Bytes == 0)
+    return;
+  int SavedErrno = errno; // the driver's calls must not change the caller's errno
+  uintptr_t B = reinterpret_cast<uintptr_t>(Element);
+  std::string Err;
+  std::optional<trace::Span> Sp;
+  if (trace::on()) {
+    Sp.emplace(trace::hostTrack(), "residency host read", "residency");
+    Sp->args().add("bytes", static_cast<uint64_t>(Bytes));
+  }
+  bool Ok = data::Table::get().syncToHost(B, B + Bytes, Err);
+  Sp.reset();
+  errno = SavedErrno;
+  if (Ok)
+    return;
+  std::fflush(nullptr);
+  std::fprintf(stderr,
+               "clustrix: error: before the host reads an element in a residency scope: %s; "
+               "results would be wrong, so the program stops (with 'residency: off' a lost "
+               "device costs only time: docs/runtime.md#residency)\n",
+               Err.c_str());
+  std::fflush(stderr);
+  trace::flush();
+  std::_Exit(70);
+}
 
 void enterResidency() {
   if (data::Depth++ > 0)

@@ -297,6 +297,34 @@ TEST(ResidencyTest, EquallySpacedStaleRangesOfTwoDevicesComeBackEachFromItsOwn) 
   }
 }
 
+TEST(ResidencyTest, AHostReadBringsBackItsElementOnlyAndTheDeviceKeepsTheArray) {
+  FakeMemory G("gpu0", true);
+  std::vector<double> A(64, 1.0);
+  std::string Err;
+  uint64_t E0 = 0;
+  Box All{A.data(), sizeof(double), {64, 0, 0}, {0, 0, 0}, {64, 0, 0}};
+  ASSERT_TRUE(Table::get().acquire(G, All, 1, false, "A", E0, Err)) << Err;
+  for (int I = 0; I < 64; ++I)
+    reinterpret_cast<double *>(E0)[I] = 2.0 + I;
+  Table::get().wrote(G, All, 1, "A");
+  ASSERT_TRUE(Table::get().syncToHost(reinterpret_cast<uintptr_t>(&A[5]),
+                                      reinterpret_cast<uintptr_t>(&A[6]), Err))
+      << Err;
+  EXPECT_EQ(G.Out, 8u);
+  EXPECT_EQ(A[5], 7.0);
+  EXPECT_EQ(A[4], 1.0); // still stale on the host, current on the device
+  // Read again on the device: nothing moves in.
+  uint64_t E1 = 0;
+  ASSERT_TRUE(Table::get().acquire(G, All, 1, true, "A", E1, Err)) << Err;
+  EXPECT_EQ(G.In, 0u);
+  // The element is current on both sides now: the release brings back the rest only.
+  Traffic Moved;
+  ASSERT_TRUE(release(Moved, Err)) << Err;
+  EXPECT_EQ(Moved.ToHost, 63u * 8 + 8u); // the element, then the two ranges around it
+  for (int I = 0; I < 64; ++I)
+    EXPECT_EQ(A[I], 2.0 + I) << I;
+}
+
 TEST(ResidencyTest, HaloRowsComeFromTheDeviceThatWroteThem) {
   for (bool Peer : {true, false}) {
     SCOPED_TRACE(Peer ? "peer to peer" : "through the host");
