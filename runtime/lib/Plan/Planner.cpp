@@ -123,6 +123,11 @@ static Plan planFixed(Schedule S, uint64_t TripCount, unsigned NumLanes, uint64_
   P.Sched = S;
   P.NumLanes = NumLanes;
   P.ChunkSize = std::max<uint64_t>(ChunkSize, 1);
+  // One lane takes every chunk, cyclic or dynamic, one after another in iteration order: the
+  // same work as one chunk of the whole range, which a device runs as one launch (or as the
+  // sub-chunks its memory needs) instead of one launch per chunk.
+  if (NumLanes == 1 && TripCount > 0)
+    P.ChunkSize = TripCount;
   P.Chunks.reserve(static_cast<size_t>((TripCount + P.ChunkSize - 1) / P.ChunkSize));
   for (uint64_t Lo = 0; Lo < TripCount;) {
     uint64_t Hi = TripCount - Lo > P.ChunkSize ? Lo + P.ChunkSize : TripCount;

@@ -69,9 +69,11 @@ std::vector<uint64_t> splitWeighted(uint64_t N, const std::vector<double> &Weigh
 /// Block plan: one contiguous chunk per lane, sized by weight; lanes whose share is empty are
 /// dropped (NumLanes shrinks, Weights keep their order).
 Plan planBlock(uint64_t TripCount, const std::vector<double> &Weights);
-/// Cyclic plan: chunks of ChunkSize, chunk J on lane J % NumLanes.
+/// Cyclic plan: chunks of ChunkSize, chunk J on lane J % NumLanes. On one lane, one chunk of
+/// the whole range (ChunkSize becomes TripCount): that lane would run every chunk, in order.
 Plan planCyclic(uint64_t TripCount, unsigned NumLanes, uint64_t ChunkSize);
-/// Dynamic plan: chunks of ChunkSize, taken by whichever lane is free.
+/// Dynamic plan: chunks of ChunkSize, taken by whichever lane is free. On one lane, one chunk
+/// of the whole range, as for cyclic.
 Plan planDynamic(uint64_t TripCount, unsigned NumLanes, uint64_t ChunkSize);
 
 /// Plans on whole multiples of Align (the rows of a collapsed nest): Plan(ceil(Trip/Align)

@@ -81,6 +81,34 @@ TEST(PlannerTest, CyclicAndDynamicCoverEveryIterationOnce) {
       }
 }
 
+// One lane would take every chunk of a cyclic or dynamic plan, in order: the plan is one chunk
+// of the whole range (one launch on a GPU). Two lanes still get chunks of the size asked for.
+TEST(PlannerTest, OneLaneGetsOneChunk) {
+  for (uint64_t N : {1u, 7u, 1000u, 1023u})
+    for (uint64_t K : {1u, 16u, 2000u})
+      for (Schedule S : {Schedule::Cyclic, Schedule::Dynamic}) {
+        Plan P = S == Schedule::Cyclic ? planCyclic(N, 1, K) : planDynamic(N, 1, K);
+        ASSERT_EQ(P.Chunks.size(), 1u) << N << " iterations, chunk size " << K;
+        EXPECT_EQ(P.Chunks[0].Lo, 0u);
+        EXPECT_EQ(P.Chunks[0].Hi, N);
+        EXPECT_EQ(P.NumLanes, 1u);
+        EXPECT_EQ(P.Sched, S);
+        EXPECT_EQ(P.ChunkSize, N);
+        // A collapsed nest on one lane: one chunk too, ending at the trip count.
+        Plan A = planAligned(S, N, 10, {1.0}, K);
+        ASSERT_EQ(A.Chunks.size(), 1u);
+        EXPECT_EQ(A.Chunks[0].Lo, 0u);
+        EXPECT_EQ(A.Chunks[0].Hi, N);
+      }
+  EXPECT_TRUE(planCyclic(0, 1, 16).Chunks.empty());
+  EXPECT_TRUE(planDynamic(0, 1, 16).Chunks.empty());
+  Plan Two = planCyclic(1000, 2, 16);
+  EXPECT_EQ(Two.Chunks.size(), 63u);
+  EXPECT_EQ(Two.NumLanes, 2u);
+  EXPECT_EQ(Two.ChunkSize, 16u);
+  EXPECT_EQ(planDynamic(1000, 2, 16).Chunks.size(), 63u);
+}
+
 TEST(PlannerTest, DecideHonoursThresholdsAndMinimumIterations) {
   RuntimeConfig C;
   LoopInfo I = loop();
