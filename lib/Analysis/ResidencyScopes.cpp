@@ -373,6 +373,24 @@ bool bodyKeepsData(Prover &P, const Stmt *Body, const llvm::SmallPtrSetImpl<cons
   return Any;
 }
 
+/// C has no destructor to end a scope however its block is left: the rewritten code calls
+/// clustrix_leave_residency after the scope's statements, so none of them may leave it
+/// another way. Whether S holds a `return`, a `goto` (or a label one could jump to from
+/// outside), or, with Breaks, a `break` or `continue` (which, between two loops of a block,
+/// leave the block).
+bool leavesOtherwise(const Stmt *S, bool Breaks) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, LabelStmt, SwitchCase>(S))
+    return true;
+  if (Breaks && isa<BreakStmt, ContinueStmt>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (leavesOtherwise(C, Breaks))
+      return true;
+  return false;
+}
+
 } // namespace
 
 std::vector<ResidencyScope>
@@ -381,6 +399,7 @@ findResidencyScopes(ASTContext &Ctx,
   llvm::SmallPtrSet<const Stmt *, 16> Loops;
   for (auto [S, F] : Accepted)
     Loops.insert(S);
+  const bool CPlusPlus = Ctx.getLangOpts().CPlusPlus;
   std::vector<ResidencyScope> Out;
   llvm::SmallPtrSet<const Stmt *, 16> Covered; // accepted loops inside a scope found
   std::map<const FunctionDecl *, std::unique_ptr<ParentMap>> Maps;
@@ -409,6 +428,10 @@ findResidencyScopes(ASTContext &Ctx,
       std::vector<ResidencyScope::HostRead> Level;
       if (!bodyKeepsData(P, Body, Inner, Level))
         break;
+      // In C, a `break` or `continue` in the time step's body ends or resumes that loop, inside
+      // the scope; a `return` or a `goto` would skip its end.
+      if (!CPlusPlus && leavesOtherwise(Enclosing, /*Breaks=*/false))
+        break;
       Reads.insert(Reads.end(), Level.begin(), Level.end());
       Scope = Enclosing;
       Inner.insert(Enclosing);
@@ -432,6 +455,8 @@ findResidencyScopes(ASTContext &Ctx,
     const Stmt *Last = nullptr;
     std::vector<ResidencyScope::HostRead> Pending;
     for (auto J = std::next(It); J != Block->body_end(); ++J) {
+      if (!CPlusPlus && !P.isAccepted(*J) && leavesOtherwise(*J, /*Breaks=*/true))
+        break;
       if (P.isAccepted(*J)) {
         Last = *J;
         Reads.insert(Reads.end(), Pending.begin(), Pending.end());

@@ -210,10 +210,9 @@ void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> 
   for (const AcceptedLoop &A : Accepted)
     if (A.GPU.Ok && A.Instances.empty())
       OnDevices.push_back({A.Match->Loop, A.Match->Fn});
-  if (Ctx.getLangOpts().CPlusPlus)
-    for (const ResidencyScope &S : findResidencyScopes(Ctx, OnDevices))
-      if (FileRewriter *FR = RewriterFor(S.First->getBeginLoc()))
-        FR->openResidencyScope(S);
+  for (const ResidencyScope &S : findResidencyScopes(Ctx, OnDevices))
+    if (FileRewriter *FR = RewriterFor(S.First->getBeginLoc()))
+      FR->openResidencyScope(S);
   for (const AcceptedLoop &A : Accepted) {
     FileRewriter *FRP = RewriterFor(A.Match->Loop->getBeginLoc());
     assert(FRP && "the analysis refuses loops in files that are not rewritten");

@@ -110,12 +110,13 @@ void FileRewriter::rewriteTemplateLoop(const Stmt *Pattern,
 }
 
 void FileRewriter::openResidencyScope(const ResidencyScope &Scope) {
-  if (!LO.CPlusPlus)
-    return;
   unsigned Begin = statementOffsets(Scope.First, SM, LO).first;
   unsigned End = statementOffsets(Scope.Last, SM, LO).second;
-  Edits.push_back({Begin, 0, "{ ::clustrix::rt::ResidencyScope __clx_residency; "});
-  Edits.push_back({End, 0, " }"});
+  // C: the analysis proved that nothing leaves the statements but their end.
+  Edits.push_back({Begin, 0,
+                   LO.CPlusPlus ? "{ ::clustrix::rt::ResidencyScope __clx_residency; "
+                                : "{ clustrix_enter_residency(); "});
+  Edits.push_back({End, 0, LO.CPlusPlus ? " }" : " clustrix_leave_residency(); }"});
   // The elements a host statement reads come back just before it (the analysis proved each
   // spelled in the file, with no side effect).
   for (const ResidencyScope::HostRead &R : Scope.Reads) {
@@ -124,7 +125,8 @@ void FileRewriter::openResidencyScope(const ResidencyScope &Scope) {
       std::string Text =
           Lexer::getSourceText(CharSourceRange::getTokenRange(A->getSourceRange()), SM, LO)
               .str();
-      Sync += "::clustrix::rt::hostReads(&(" + Text + "), sizeof(" + Text + ")); ";
+      Sync += (LO.CPlusPlus ? "::clustrix::rt::hostReads(&(" : "clustrix_host_reads(&(") + Text +
+              "), sizeof(" + Text + ")); ";
     }
     Edits.push_back({statementOffsets(R.Before, SM, LO).first, 0, Sync});
   }

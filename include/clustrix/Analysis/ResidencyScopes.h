@@ -28,6 +28,9 @@
 /// spelled through a macro, or naming a variable the statement declares ends the proof, as
 /// does any write.
 ///
+/// In C, where no destructor ends a scope however its block is left, a scope holds no `return`,
+/// `goto` or label, and no `break` or `continue` between two loops of a block.
+///
 //===----------------------------------------------------------------------===//
 #ifndef CLUSTRIX_ANALYSIS_RESIDENCYSCOPES_H
 #define CLUSTRIX_ANALYSIS_RESIDENCYSCOPES_H

@@ -169,6 +169,14 @@ extern "C" int64_t clustrix_allocation_hi(const void *P, size_t ElemSize) noexce
   return rt::allocationHi(P, ElemSize);
 }
 
+extern "C" void clustrix_enter_residency(void) noexcept { rt::enterResidency(); }
+
+extern "C" void clustrix_leave_residency(void) noexcept { rt::leaveResidency(); }
+
+extern "C" void clustrix_host_reads(const void *Element, size_t Bytes) noexcept {
+  rt::hostReads(Element, Bytes);
+}
+
 extern "C" clustrix_Trip clustrix_trip_product(clustrix_Trip A, clustrix_Trip B) noexcept {
   return toC(rt::tripProduct(toRt(A), toRt(B)));
 }
