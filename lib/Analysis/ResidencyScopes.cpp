@@ -127,11 +127,11 @@ public:
   /// A statement of a scope's own block: host code on private scalars, or one that reads single
   /// elements with no other side effect than assigning the result to a private scalar. Such a
   /// statement's reads are added to Out.
-  bool scopeStatement(const Stmt *S, bool Decls, std::vector<ResidencyScope::HostRead> &Out) {
-    std::vector<const ArraySubscriptExpr *> Found;
-    if (readingStatement(S, Decls, Found)) {
-      if (!Found.empty())
-        Out.push_back({S, std::move(Found)});
+  bool scopeStatement(const Stmt *S, bool Decls, std::vector<ResidencyScope::HostAccess> &Out) {
+    std::vector<const ArraySubscriptExpr *> Found, Written;
+    if (readingStatement(S, Decls, Found, Written)) {
+      if (!Found.empty() || !Written.empty())
+        Out.push_back({S, std::move(Found), std::move(Written)});
       return true;
     }
     return hostOnly(S, Decls);
@@ -151,8 +151,8 @@ private:
     return Ok;
   }
 
-  bool readingStatement(const Stmt *S, bool Decls,
-                        std::vector<const ArraySubscriptExpr *> &Found) {
+  bool readingStatement(const Stmt *S, bool Decls, std::vector<const ArraySubscriptExpr *> &Found,
+                        std::vector<const ArraySubscriptExpr *> &Written) {
     if (const auto *I = dyn_cast<IfStmt>(S))
       return !I->getInit() && !I->getConditionVariable() && !I->isConsteval() &&
              reading(Found, [&] { return value(I->getCond()); }) && hostOnly(I->getThen(), Decls) &&
@@ -179,8 +179,17 @@ private:
     }
     if (const auto *E = dyn_cast<Expr>(S)) {
       const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParens());
-      if (B && B->isAssignmentOp())
+      if (B && B->isAssignmentOp()) {
+        if (const auto *A = dyn_cast<ArraySubscriptExpr>(B->getLHS()->IgnoreParens())) {
+          // An element written: found as a read would be, then moved to Written.
+          if (!reading(Found, [&] { return elementRead(A) && value(B->getRHS()); }))
+            return false;
+          Found.erase(std::find(Found.begin(), Found.end(), A));
+          Written.push_back(A);
+          return true;
+        }
         return assignable(B->getLHS()) && reading(Found, [&] { return value(B->getRHS()); });
+      }
       return reading(Found, [&] { return value(E); });
     }
     return false;
@@ -354,7 +363,7 @@ const Stmt *serialLoopBody(Prover &P, const Stmt *S) {
 /// Whether a loop body holds only accepted loops, scopes already proved and host code on
 /// private scalars, with at least one accepted loop or scope.
 bool bodyKeepsData(Prover &P, const Stmt *Body, const llvm::SmallPtrSetImpl<const Stmt *> &Inner,
-                   std::vector<ResidencyScope::HostRead> &Reads) {
+                   std::vector<ResidencyScope::HostAccess> &Accesses) {
   auto Ok = [&](const Stmt *S) { return P.isAccepted(S) || Inner.count(S); };
   if (Ok(Body))
     return true;
@@ -367,7 +376,7 @@ bool bodyKeepsData(Prover &P, const Stmt *Body, const llvm::SmallPtrSetImpl<cons
       Any = true;
       continue;
     }
-    if (!P.scopeStatement(X, /*Decls=*/true, Reads))
+    if (!P.scopeStatement(X, /*Decls=*/true, Accesses))
       return false;
   }
   return Any;
@@ -416,7 +425,7 @@ findResidencyScopes(ASTContext &Ctx,
       Self = A;
     // 1. Time-step loops, outward while each one's body keeps data.
     llvm::SmallPtrSet<const Stmt *, 4> Inner;
-    std::vector<ResidencyScope::HostRead> Reads;
+    std::vector<ResidencyScope::HostAccess> Accesses;
     const Stmt *Scope = nullptr, *Cur = Self;
     while (const Stmt *Par = parentStmt(*PM, Cur)) {
       const Stmt *Enclosing = isa<CompoundStmt>(Par) ? parentStmt(*PM, Par) : Par;
@@ -425,20 +434,20 @@ findResidencyScopes(ASTContext &Ctx,
       const Stmt *Body = serialLoopBody(P, Enclosing);
       if (!Body || (Body != Cur && Body != Par))
         break;
-      std::vector<ResidencyScope::HostRead> Level;
+      std::vector<ResidencyScope::HostAccess> Level;
       if (!bodyKeepsData(P, Body, Inner, Level))
         break;
       // In C, a `break` or `continue` in the time step's body ends or resumes that loop, inside
       // the scope; a `return` or a `goto` would skip its end.
       if (!CPlusPlus && leavesOtherwise(Enclosing, /*Breaks=*/false))
         break;
-      Reads.insert(Reads.end(), Level.begin(), Level.end());
+      Accesses.insert(Accesses.end(), Level.begin(), Level.end());
       Scope = Enclosing;
       Inner.insert(Enclosing);
       Cur = Enclosing;
     }
     if (Scope) {
-      Out.push_back({Scope, Scope, std::move(Reads)});
+      Out.push_back({Scope, Scope, std::move(Accesses)});
       for (auto [X, G] : Accepted) // every accepted loop in it
         for (const Stmt *Up = X; Up; Up = parentStmt(*PM, Up))
           if (Up == Scope) {
@@ -453,13 +462,13 @@ findResidencyScopes(ASTContext &Ctx,
       continue;
     auto It = std::find(Block->body_begin(), Block->body_end(), Self);
     const Stmt *Last = nullptr;
-    std::vector<ResidencyScope::HostRead> Pending;
+    std::vector<ResidencyScope::HostAccess> Pending;
     for (auto J = std::next(It); J != Block->body_end(); ++J) {
       if (!CPlusPlus && !P.isAccepted(*J) && leavesOtherwise(*J, /*Breaks=*/true))
         break;
       if (P.isAccepted(*J)) {
         Last = *J;
-        Reads.insert(Reads.end(), Pending.begin(), Pending.end());
+        Accesses.insert(Accesses.end(), Pending.begin(), Pending.end());
         Pending.clear();
         const Stmt *Loop = *J;
         if (const auto *A = dyn_cast<AttributedStmt>(Loop))
@@ -471,7 +480,7 @@ findResidencyScopes(ASTContext &Ctx,
         break;
     }
     if (Last)
-      Out.push_back({Self, Last, std::move(Reads)});
+      Out.push_back({Self, Last, std::move(Accesses)});
   }
   // Outermost only (a scope inside another adds nothing), in source order.
   const SourceManager &SM = Ctx.getSourceManager();

@@ -117,18 +117,21 @@ void FileRewriter::openResidencyScope(const ResidencyScope &Scope) {
                    LO.CPlusPlus ? "{ ::clustrix::rt::ResidencyScope __clx_residency; "
                                 : "{ clustrix_enter_residency(); "});
   Edits.push_back({End, 0, LO.CPlusPlus ? " }" : " clustrix_leave_residency(); }"});
-  // The elements a host statement reads come back just before it (the analysis proved each
-  // spelled in the file, with no side effect).
-  for (const ResidencyScope::HostRead &R : Scope.Reads) {
+  // The elements a host statement reads or writes are synchronized just before it (the
+  // analysis proved each spelled in the file, with no side effect).
+  for (const ResidencyScope::HostAccess &H : Scope.Accesses) {
     std::string Sync;
-    for (const ArraySubscriptExpr *A : R.Elements) {
+    auto Add = [&](const ArraySubscriptExpr *A, const char *Cxx, const char *C) {
       std::string Text =
           Lexer::getSourceText(CharSourceRange::getTokenRange(A->getSourceRange()), SM, LO)
               .str();
-      Sync += (LO.CPlusPlus ? "::clustrix::rt::hostReads(&(" : "clustrix_host_reads(&(") + Text +
-              "), sizeof(" + Text + ")); ";
-    }
-    Edits.push_back({statementOffsets(R.Before, SM, LO).first, 0, Sync});
+      Sync += std::string(LO.CPlusPlus ? Cxx : C) + "(&(" + Text + "), sizeof(" + Text + ")); ";
+    };
+    for (const ArraySubscriptExpr *A : H.Reads)
+      Add(A, "::clustrix::rt::hostReads", "clustrix_host_reads");
+    for (const ArraySubscriptExpr *A : H.Writes)
+      Add(A, "::clustrix::rt::hostWrites", "clustrix_host_writes");
+    Edits.push_back({statementOffsets(H.Before, SM, LO).first, 0, Sync});
   }
   Changed = true;
   NeedsRuntime = true;

@@ -22,11 +22,12 @@
 /// One more kind of statement of the scope's own block (not in a loop header or a branch): one
 /// that reads single elements `p[e]` of scalar type, where `p` is such a pointer variable and
 /// `e` such a value, and that has no side effect but an assignment of its result to a private
-/// scalar (`double r = p[0];`, `s += p[i];`, `if (p[k] < tol) break;`, `return p[0];`). The
-/// runtime brings exactly those elements back to the host just before the statement
-/// (clustrix::rt::hostReads); the devices keep their copies. A read under `&&`, `||` or `?:`,
-/// spelled through a macro, or naming a variable the statement declares ends the proof, as
-/// does any write.
+/// scalar or to one such element (`double r = p[0];`, `s += p[i];`, `if (p[k] < tol) break;`,
+/// `return p[0];`, `p[0] = p[1] + s;`). Just before the statement, the runtime brings exactly
+/// the elements read back to the host (clustrix::rt::hostReads; the devices keep their
+/// copies), and the element written (clustrix::rt::hostWrites; the devices' copies of it are
+/// dropped). A read under `&&`, `||` or `?:`, an element spelled through a macro, or one naming
+/// a variable the statement declares ends the proof.
 ///
 /// In C, where no destructor ends a scope however its block is left, a scope holds no `return`,
 /// `goto` or label, and no `break` or `continue` between two loops of a block.
@@ -53,13 +54,13 @@ namespace clustrix {
 struct ResidencyScope {
   const clang::Stmt *First = nullptr;
   const clang::Stmt *Last = nullptr;
-  /// A statement of the scope that reads single elements, each to be synchronized just before
-  /// it.
-  struct HostRead {
+  /// A statement of the scope that reads or writes single elements, each to be synchronized
+  /// just before it.
+  struct HostAccess {
     const clang::Stmt *Before = nullptr;
-    std::vector<const clang::ArraySubscriptExpr *> Elements;
+    std::vector<const clang::ArraySubscriptExpr *> Reads, Writes;
   };
-  std::vector<HostRead> Reads;
+  std::vector<HostAccess> Accesses;
 };
 
 /// The scopes around Accepted (the accepted loops, in source order, each with the function

@@ -181,12 +181,13 @@ void clustrix_note_as_written(const clustrix_LoopInfo *Info) CLUSTRIX_C_NOEXCEPT
 int64_t clustrix_allocation_lo(const void *p, size_t elem_size) CLUSTRIX_C_NOEXCEPT;
 int64_t clustrix_allocation_hi(const void *p, size_t elem_size) CLUSTRIX_C_NOEXCEPT;
 
-/* Runtime.h's enterResidency, leaveResidency and hostReads: a residency scope, which generated
- * C code opens and closes around statements that nothing leaves but their end, and a host
- * read of one element inside it. */
+/* Runtime.h's enterResidency, leaveResidency, hostReads and hostWrites: a residency scope,
+ * which generated C code opens and closes around statements that nothing leaves but their end,
+ * and a host read or write of one element inside it. */
 void clustrix_enter_residency(void) CLUSTRIX_C_NOEXCEPT;
 void clustrix_leave_residency(void) CLUSTRIX_C_NOEXCEPT;
 void clustrix_host_reads(const void *element, size_t bytes) CLUSTRIX_C_NOEXCEPT;
+void clustrix_host_writes(const void *element, size_t bytes) CLUSTRIX_C_NOEXCEPT;
 
 /*===----------------------------------------------------------------------===*
  * Helpers of generated code (Runtime.h's templates, for C)

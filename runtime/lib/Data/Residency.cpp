@@ -426,7 +426,7 @@ void Table::wrote(DeviceMemory &D, const Box &B, unsigned Rank, const char *Name
   }
 }
 
-bool Table::syncToHost(uintptr_t B, uintptr_t E, std::string &Err) {
+bool Table::syncToHost(uintptr_t B, uintptr_t E, std::string &Err, bool Drop) {
   std::lock_guard<std::mutex> G(M);
   auto It = StaleMap.upper_bound(B);
   if (It != StaleMap.begin())
@@ -455,6 +455,9 @@ bool Table::syncToHost(uintptr_t B, uintptr_t E, std::string &Err) {
   }
   for (auto [X, Y] : Back)
     clearStale(X, Y);
+  if (Drop)
+    for (auto &[D, P] : Devices)
+      P.Valid.remove(B, E);
   return true;
 }
 
@@ -586,7 +589,9 @@ void releaseBeforeHost(const LoopInfo *Where) {
 
 } // namespace data
 
-void hostReads(const void *Element, std::size_t Bytes) {
+namespace {
+/// hostReads and hostWrites: Drop for a write.
+void hostTouches(const void *Element, std::size_t Bytes, bool Drop) {
   if (!data::IOwn || !__atomic_load_n(&ResidentHeld, __ATOMIC_RELAXED) || Bytes == 0)
     return;
   int SavedErrno = errno; // the driver's calls must not change the caller's errno
@@ -594,24 +599,30 @@ void hostReads(const void *Element, std::size_t Bytes) {
   std::string Err;
   std::optional<trace::Span> Sp;
   if (trace::on()) {
-    Sp.emplace(trace::hostTrack(), "residency host read", "residency");
+    Sp.emplace(trace::hostTrack(), Drop ? "residency host write" : "residency host read",
+               "residency");
     Sp->args().add("bytes", static_cast<uint64_t>(Bytes));
   }
-  bool Ok = data::Table::get().syncToHost(B, B + Bytes, Err);
+  bool Ok = data::Table::get().syncToHost(B, B + Bytes, Err, Drop);
   Sp.reset();
   errno = SavedErrno;
   if (Ok)
     return;
   std::fflush(nullptr);
   std::fprintf(stderr,
-               "clustrix: error: before the host reads an element in a residency scope: %s; "
+               "clustrix: error: before the host %s an element in a residency scope: %s; "
                "results would be wrong, so the program stops (with 'residency: off' a lost "
                "device costs only time: docs/runtime.md#residency)\n",
-               Err.c_str());
+               Drop ? "writes" : "reads", Err.c_str());
   std::fflush(stderr);
   trace::flush();
   std::_Exit(70);
 }
+} // namespace
+
+void hostReads(const void *Element, std::size_t Bytes) { hostTouches(Element, Bytes, false); }
+
+void hostWrites(const void *Element, std::size_t Bytes) { hostTouches(Element, Bytes, true); }
 
 void enterResidency() {
   if (data::Depth++ > 0)

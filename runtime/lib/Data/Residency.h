@@ -105,9 +105,10 @@ public:
   /// Moved receives what the table moved since the last release.
   bool releaseAll(std::string &Err, Traffic &Moved);
   /// Makes the host's copy of [B, E) current: what a device wrote there comes back; the
-  /// devices keep their copies. False, with Err naming the arrays, when the device that holds
-  /// the only current copy cannot give it back.
-  bool syncToHost(uintptr_t B, uintptr_t E, std::string &Err);
+  /// devices keep their copies, or, with Drop (the host is about to write it), lose them.
+  /// False, with Err naming the arrays, when the device that holds the only current copy
+  /// cannot give it back.
+  bool syncToHost(uintptr_t B, uintptr_t E, std::string &Err, bool Drop = false);
 
 private:
   struct Mirror {

@@ -177,6 +177,10 @@ extern "C" void clustrix_host_reads(const void *Element, size_t Bytes) noexcept 
   rt::hostReads(Element, Bytes);
 }
 
+extern "C" void clustrix_host_writes(const void *Element, size_t Bytes) noexcept {
+  rt::hostWrites(Element, Bytes);
+}
+
 extern "C" clustrix_Trip clustrix_trip_product(clustrix_Trip A, clustrix_Trip B) noexcept {
   return toC(rt::tripProduct(toRt(A), toRt(B)));
 }

@@ -1,6 +1,7 @@
-// Host code in residency scopes that reads single elements (docs/data-movement.md#residency):
-// the elements come back just before the statement that reads them, and the devices keep the
-// arrays. Then the shapes that still end the proof: a host write, a side effect in the
+// Host code in residency scopes that reads or writes single elements
+// (docs/data-movement.md#residency): an element read comes back just before the statement that
+// reads it, and the devices keep the arrays; an element written is made current on the host
+// and dropped from the devices. Then the shapes that still end the proof: a side effect in the
 // statement, a read that only one branch of ?: makes, a read in the time-step loop's header.
 //
 //   residency-reads N STEPS
@@ -43,7 +44,7 @@ double ends(int n, double *x, double *y) {
   return s;
 }
 
-// A host write between the loops: no scope.
+// A host write between the loops: the second loop reads the element the host wrote.
 double writeBetween(int n, double *x, double *y) {
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; ++i) {

@@ -1,5 +1,5 @@
 /* Residency scopes in C (docs/data-movement.md#residency): a time-step Jacobi with a pointer
-   swap and a convergence read, and two loops with reads between them, keep their data on the
+   swap and a convergence read, and two loops with reads and a write between them, keep their data on the
    GPUs; a `break` in a time step ends it inside the scope. C has no destructor to end a scope
    however its block is left, so a time step with a `return` in it, and loops with a `break`
    between them that leaves their block, get no scope.
@@ -33,6 +33,7 @@ double between(int n, double *x, double *y) {
     y[i] = x[i] * 0.5;
   }
   s = y[0] + y[n - 1];
+  y[1] = s;
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; ++i) {
     x[i] = y[i] + s;

@@ -325,6 +325,33 @@ TEST(ResidencyTest, AHostReadBringsBackItsElementOnlyAndTheDeviceKeepsTheArray) 
     EXPECT_EQ(A[I], 2.0 + I) << I;
 }
 
+TEST(ResidencyTest, AHostWriteDropsTheDevicesCopiesOfItsElement) {
+  FakeMemory G("gpu0", true);
+  std::vector<double> A(64, 1.0);
+  std::string Err;
+  uint64_t E0 = 0;
+  Box All{A.data(), sizeof(double), {64, 0, 0}, {0, 0, 0}, {64, 0, 0}};
+  ASSERT_TRUE(Table::get().acquire(G, All, 1, false, "A", E0, Err)) << Err;
+  for (int I = 0; I < 64; ++I)
+    reinterpret_cast<double *>(E0)[I] = 2.0 + I;
+  Table::get().wrote(G, All, 1, "A");
+  // The host is about to write A[5] (a compound assignment reads it first).
+  ASSERT_TRUE(Table::get().syncToHost(reinterpret_cast<uintptr_t>(&A[5]),
+                                      reinterpret_cast<uintptr_t>(&A[6]), Err, /*Drop=*/true))
+      << Err;
+  EXPECT_EQ(A[5], 7.0);
+  A[5] += 100.0;
+  // The next read on the device takes the element from the host, and only it.
+  uint64_t E1 = 0;
+  ASSERT_TRUE(Table::get().acquire(G, All, 1, true, "A", E1, Err)) << Err;
+  EXPECT_EQ(G.In, 8u);
+  EXPECT_EQ(kernelReads(E1, 5), 107.0);
+  Traffic Moved;
+  ASSERT_TRUE(release(Moved, Err)) << Err;
+  for (int I = 0; I < 64; ++I)
+    EXPECT_EQ(A[I], I == 5 ? 107.0 : 2.0 + I) << I;
+}
+
 TEST(ResidencyTest, HaloRowsComeFromTheDeviceThatWroteThem) {
   for (bool Peer : {true, false}) {
     SCOPED_TRACE(Peer ? "peer to peer" : "through the host");
