@@ -61,6 +61,9 @@ public:
 
 private:
   bool current(std::string &Err);
+  /// After a copy to the host was queued (Queued) or failed with Code: waits for it, so that
+  /// it is complete when toHost returns, and marks the device lost on a sticky error.
+  bool completeToHost(bool Queued, CUresult Code, std::string &Err);
   DeviceState &S;
   int Ordinal;
 };
@@ -245,6 +248,12 @@ bool CudaMemory::toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err)
   CUresult Code = CUDA_SUCCESS;
   bool Ok = current(Err) &&
             CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyDtoHAsync(Dst, Src, Bytes, S.Streams[0]));
+  return completeToHost(Ok, Code, Err);
+}
+
+bool CudaMemory::completeToHost(bool Queued, CUresult Code, std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  bool Ok = Queued;
   if (Ok) {
     std::optional<trace::Span> Sp;
     if (trace::on())
@@ -317,15 +326,7 @@ bool CudaMemory::toHost2D(void *Dst, uint64_t Src, size_t Width, size_t Rows, si
   Memcpy3D M = stridedCopy(false, Src, Dst, Width, Rows, Pitch);
   CUresult Code = CUDA_SUCCESS;
   bool Ok = current(Err) && CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpy3DAsync(&M, S.Streams[0]));
-  if (Ok) {
-    std::optional<trace::Span> Sp;
-    if (trace::on())
-      syncSpan(Sp, Ordinal, "cuStreamSynchronize");
-    Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
-  }
-  if (!Ok && sticky(Code))
-    S.Lost = true;
-  return Ok;
+  return completeToHost(Ok, Code, Err);
 }
 
 bool CudaMemory::canPeer(const DeviceMemory &) const {

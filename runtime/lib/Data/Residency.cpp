@@ -573,15 +573,18 @@ void releaseBeforeHost(const LoopInfo *Where) {
                 " to the host; " + std::to_string(Moved.Skipped) +
                 " bytes read were on their device already");
   errno = SavedErrno;
-  if (Ok)
-    return;
+  if (!Ok)
+    stopForLostData(Where ? loopLocation(*Where) + ": before the loop runs on the host: "
+                          : std::string("at the end of a residency scope: "),
+                    Err);
+}
+
+void stopForLostData(const std::string &When, const std::string &Err) {
   std::fflush(nullptr);
   std::fprintf(stderr,
                "clustrix: error: %s%s; results would be wrong, so the program stops (with "
                "'residency: off' a lost device costs only time: docs/runtime.md#residency)\n",
-               Where ? (loopLocation(*Where) + ": before the loop runs on the host: ").c_str()
-                     : "at the end of a residency scope: ",
-               Err.c_str());
+               When.c_str(), Err.c_str());
   std::fflush(stderr);
   trace::flush(); // _Exit runs no atexit handler: the trace up to here is written now
   std::_Exit(70);
@@ -606,17 +609,10 @@ void hostTouches(const void *Element, std::size_t Bytes, bool Drop) {
   bool Ok = data::Table::get().syncToHost(B, B + Bytes, Err, Drop);
   Sp.reset();
   errno = SavedErrno;
-  if (Ok)
-    return;
-  std::fflush(nullptr);
-  std::fprintf(stderr,
-               "clustrix: error: before the host %s an element in a residency scope: %s; "
-               "results would be wrong, so the program stops (with 'residency: off' a lost "
-               "device costs only time: docs/runtime.md#residency)\n",
-               Drop ? "writes" : "reads", Err.c_str());
-  std::fflush(stderr);
-  trace::flush();
-  std::_Exit(70);
+  if (!Ok)
+    data::stopForLostData(std::string("before the host ") + (Drop ? "writes" : "reads") +
+                              " an element in a residency scope: ",
+                          Err);
 }
 } // namespace
 

@@ -148,6 +148,9 @@ bool residentHere();
 /// Before anything runs on the host: releaseAll(), and when it fails, the error and exit.
 /// Where is the loop about to run (for the message), or null.
 void releaseBeforeHost(const LoopInfo *Where);
+/// The error and exit (status 70) when a device that held the only current copy of data could
+/// not give it back; When says at which point ("before the loop runs on the host: ").
+[[noreturn]] void stopForLostData(const std::string &When, const std::string &Err);
 
 } // namespace data
 } // namespace rt
