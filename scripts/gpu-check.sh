@@ -171,17 +171,7 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
         echo "clx $st $(env CLUSTRIX_DEVICES=cuda "$B/bin/BenchIter" clustrix jacobi-steps 1024 $st)" >> "$LOGS/jacobi-steps.txt"
       done
     done
-    python3 - "$LOGS/jacobi-steps.txt" <<'PY'
-import statistics, sys
-t = {}
-for line in open(sys.argv[1]):
-    f = line.split()
-    t.setdefault((f[0], int(f[1])), []).append(float(f[3]))
-per = {w: (statistics.median(t[(w, 1010)]) - statistics.median(t[(w, 10)])) / 1000 / 1e3
-       for w in ("hw", "clx")}
-print("jacobi 1024 x 1024, per step of two sweeps in steady state (medians of 3): hand-written "
-      "%.1f us, clustrix %.1f us: %.2fx" % (per["hw"], per["clx"], per["hw"] / per["clx"]))
-PY
+    python3 bench/resident/steps.py "$LOGS/jacobi-steps.txt" 10 1010
     echo "jacobi clustrix, residency off, 100 steps: $(env CLUSTRIX_DEVICES=cuda CLUSTRIX_RESIDENCY=off \
       "$B/bin/BenchIter" clustrix jacobi-steps 1024 100)"
     # Stream: the kernels alone (hand-written), the loops called from a timed host loop
@@ -196,20 +186,13 @@ PY
     for r in 1 2 3; do
       for st in 20 2020; do
         out=$(env CLUSTRIX_DEVICES=cuda "$B/bin/BenchIter" clustrix stream-steps $((1 << 25)) $st)
-        echo "stream-steps $st: $out" | tee -a "$LOGS/stream-steps.txt"
+        echo "clx $st $out" | tee -a "$LOGS/stream-steps.txt"
         echo "$out" | grep -q "elements_wrong 0$" && ok "resident stream, $st steps, every element right" ||
           bad "resident stream, $st steps, wrong elements"
       done
     done
-    python3 - "$LOGS/stream-steps.txt" <<'PY'
-import statistics, sys
-t = {}
-for line in open(sys.argv[1]):
-    f = line.split()
-    t.setdefault(int(f[1].rstrip(':')), []).append(float(f[3]))
-d = statistics.median(t[2020]) - statistics.median(t[20])
-print("stream steps, resident: %.1f GB/s over 2,000 steps (medians of 3)" % (2000 * 5 * 8 * (1 << 25) / d))
-PY
+    # Five arrays of 2^28 bytes a step (copy reads and writes two, triad three).
+    python3 bench/resident/steps.py "$LOGS/stream-steps.txt" 20 2020 --bytes-per-step $((5 * 8 << 25))
   else
     bad "nvcc builds bench/gpu/HandWritten.cu"; tail -20 "$LOGS/hw.build.log"
   fi

@@ -14,7 +14,7 @@
 // result; W counts the elements that differ from the recurrence computed on one scalar). The
 // stream loops are called from a timed host loop, which no residency scope can cover; in
 // stream-steps they stay on the device, and the difference of two step counts gives their
-// resident bandwidth (bench/resident/README.md).
+// resident bandwidth (bench/resident/steps.py computes it, as scripts/gpu-check.sh runs it).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
