@@ -46,9 +46,10 @@ void nestedSteps(int n, double *a, double *b) {
   }
 }
 
-// A write through a pointer between the loops: no scope.
-// CHECK-NOT: ResidencyScope
-// CHECK-LABEL: void hostCall(
+// A write of one element in the time step: a scope, the element synchronized just before it.
+// CHECK: { ::clustrix::rt::ResidencyScope __clx_residency; for (int t = 0; t < steps; ++t) {
+// CHECK: ::clustrix::rt::hostWrites(&(a[0]), sizeof(a[0])); a[0] = 1.0;
+// CHECK-LABEL: void hostWriteInBranch(
 void hostWrite(int n, int steps, double *a, double *b) {
   for (int t = 0; t < steps; ++t) {
     [[cluster::gpu_parallel]]
@@ -56,6 +57,27 @@ void hostWrite(int n, int steps, double *a, double *b) {
       b[i] = a[i] * 0.5;
     }
     a[0] = 1.0;
+  }
+}
+
+// A write inside a branch, and one through a dereference: no scope.
+// CHECK-NOT: ResidencyScope
+// CHECK-LABEL: void hostCall(
+void hostWriteInBranch(int n, int steps, double *a, double *b) {
+  for (int t = 0; t < steps; ++t) {
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; ++i) {
+      b[i] = a[i] * 0.5;
+    }
+    if (t == 1)
+      a[0] = 1.0;
+  }
+  for (int t = 0; t < steps; ++t) {
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; ++i) {
+      b[i] = a[i] * 0.5;
+    }
+    *a = 1.0;
   }
 }
 
