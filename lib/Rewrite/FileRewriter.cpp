@@ -121,11 +121,16 @@ void FileRewriter::openResidencyScope(const ResidencyScope &Scope) {
   // analysis proved each spelled in the file, with no side effect).
   for (const ResidencyScope::HostAccess &H : Scope.Accesses) {
     std::string Sync;
+    // Where the statement is, for the runtime's error if a lost device held the element.
+    std::string Where = cStringLiteral(
+        PresumedName + ":" +
+        std::to_string(SM.getExpansionLineNumber(H.Before->getBeginLoc())));
     auto Add = [&](const ArraySubscriptExpr *A, const char *Cxx, const char *C) {
       std::string Text =
           Lexer::getSourceText(CharSourceRange::getTokenRange(A->getSourceRange()), SM, LO)
               .str();
-      Sync += std::string(LO.CPlusPlus ? Cxx : C) + "(&(" + Text + "), sizeof(" + Text + ")); ";
+      Sync += std::string(LO.CPlusPlus ? Cxx : C) + "(&(" + Text + "), sizeof(" + Text + "), " +
+              Where + "); ";
     };
     for (const ArraySubscriptExpr *A : H.Reads)
       Add(A, "::clustrix::rt::hostReads", "clustrix_host_reads");

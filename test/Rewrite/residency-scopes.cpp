@@ -48,7 +48,7 @@ void nestedSteps(int n, double *a, double *b) {
 
 // A write of one element in the time step: a scope, the element synchronized just before it.
 // CHECK: { ::clustrix::rt::ResidencyScope __clx_residency; for (int t = 0; t < steps; ++t) {
-// CHECK: ::clustrix::rt::hostWrites(&(a[0]), sizeof(a[0])); a[0] = 1.0;
+// CHECK: ::clustrix::rt::hostWrites(&(a[0]), sizeof(a[0]), "{{[^"]*}}residency-scopes.cpp:59"); a[0] = 1.0;
 // CHECK-LABEL: void hostWriteInBranch(
 void hostWrite(int n, int steps, double *a, double *b) {
   for (int t = 0; t < steps; ++t) {

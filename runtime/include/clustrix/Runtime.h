@@ -139,12 +139,13 @@ void enterResidency();
 void leaveResidency();
 /// Host code in a scope that reads Bytes at Element (one element of an array the scope's loops
 /// may keep on devices): a device's newer copy of exactly those bytes comes back first; the
-/// devices keep theirs. Outside a scope, or with nothing on a device, it does nothing.
-void hostReads(const void *Element, std::size_t Bytes);
+/// devices keep theirs. Outside a scope, or with nothing on a device, it does nothing. Where
+/// ("file:line" of the statement) names it in the error if a lost device held the bytes.
+void hostReads(const void *Element, std::size_t Bytes, const char *Where);
 /// Host code in a scope that writes Bytes at Element: the host's copy of those bytes is made
 /// current (a compound assignment reads them too), and the devices' copies are dropped, so that
 /// the next loop that reads them takes the host's.
-void hostWrites(const void *Element, std::size_t Bytes);
+void hostWrites(const void *Element, std::size_t Bytes, const char *Where);
 
 /// What generated code declares: the scope ends however the block is left (a return, a break,
 /// an exception).

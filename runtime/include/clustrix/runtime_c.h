@@ -186,8 +186,9 @@ int64_t clustrix_allocation_hi(const void *p, size_t elem_size) CLUSTRIX_C_NOEXC
  * and a host read or write of one element inside it. */
 void clustrix_enter_residency(void) CLUSTRIX_C_NOEXCEPT;
 void clustrix_leave_residency(void) CLUSTRIX_C_NOEXCEPT;
-void clustrix_host_reads(const void *element, size_t bytes) CLUSTRIX_C_NOEXCEPT;
-void clustrix_host_writes(const void *element, size_t bytes) CLUSTRIX_C_NOEXCEPT;
+void clustrix_host_reads(const void *element, size_t bytes, const char *where) CLUSTRIX_C_NOEXCEPT;
+void clustrix_host_writes(const void *element, size_t bytes,
+                          const char *where) CLUSTRIX_C_NOEXCEPT;
 
 /*===----------------------------------------------------------------------===*
  * Helpers of generated code (Runtime.h's templates, for C)

@@ -594,7 +594,7 @@ void stopForLostData(const std::string &When, const std::string &Err) {
 
 namespace {
 /// hostReads and hostWrites: Drop for a write.
-void hostTouches(const void *Element, std::size_t Bytes, bool Drop) {
+void hostTouches(const void *Element, std::size_t Bytes, const char *Where, bool Drop) {
   if (!data::IOwn || !__atomic_load_n(&ResidentHeld, __ATOMIC_RELAXED) || Bytes == 0)
     return;
   int SavedErrno = errno; // the driver's calls must not change the caller's errno
@@ -604,21 +604,25 @@ void hostTouches(const void *Element, std::size_t Bytes, bool Drop) {
   if (trace::on()) {
     Sp.emplace(trace::hostTrack(), Drop ? "residency host write" : "residency host read",
                "residency");
-    Sp->args().add("bytes", static_cast<uint64_t>(Bytes));
+    Sp->args().add("bytes", static_cast<uint64_t>(Bytes)).add("where", Where ? Where : "?");
   }
   bool Ok = data::Table::get().syncToHost(B, B + Bytes, Err, Drop);
   Sp.reset();
   errno = SavedErrno;
   if (!Ok)
-    data::stopForLostData(std::string("before the host ") + (Drop ? "writes" : "reads") +
-                              " an element in a residency scope: ",
+    data::stopForLostData(std::string(Where ? Where : "?") + ": before the host " +
+                              (Drop ? "writes" : "reads") + " an element in a residency scope: ",
                           Err);
 }
 } // namespace
 
-void hostReads(const void *Element, std::size_t Bytes) { hostTouches(Element, Bytes, false); }
+void hostReads(const void *Element, std::size_t Bytes, const char *Where) {
+  hostTouches(Element, Bytes, Where, false);
+}
 
-void hostWrites(const void *Element, std::size_t Bytes) { hostTouches(Element, Bytes, true); }
+void hostWrites(const void *Element, std::size_t Bytes, const char *Where) {
+  hostTouches(Element, Bytes, Where, true);
+}
 
 void enterResidency() {
   if (data::Depth++ > 0)

@@ -173,12 +173,14 @@ extern "C" void clustrix_enter_residency(void) noexcept { rt::enterResidency(); 
 
 extern "C" void clustrix_leave_residency(void) noexcept { rt::leaveResidency(); }
 
-extern "C" void clustrix_host_reads(const void *Element, size_t Bytes) noexcept {
-  rt::hostReads(Element, Bytes);
+extern "C" void clustrix_host_reads(const void *Element, size_t Bytes,
+                                    const char *Where) noexcept {
+  rt::hostReads(Element, Bytes, Where);
 }
 
-extern "C" void clustrix_host_writes(const void *Element, size_t Bytes) noexcept {
-  rt::hostWrites(Element, Bytes);
+extern "C" void clustrix_host_writes(const void *Element, size_t Bytes,
+                                     const char *Where) noexcept {
+  rt::hostWrites(Element, Bytes, Where);
 }
 
 extern "C" clustrix_Trip clustrix_trip_product(clustrix_Trip A, clustrix_Trip B) noexcept {
