@@ -125,8 +125,8 @@ public:
   bool header(const Stmt *S) { return hostOnly(S, /*Decls=*/true); }
 
   /// A statement of a scope's own block: host code on private scalars, or one that reads single
-  /// elements with no other side effect than assigning the result to a private scalar. Such a
-  /// statement's reads are added to Out.
+  /// elements with no other side effect than assigning the result to a private scalar or to one
+  /// element. Such a statement's element reads and writes are added to Out.
   bool scopeStatement(const Stmt *S, bool Decls, std::vector<ResidencyScope::HostAccess> &Out) {
     std::vector<const ArraySubscriptExpr *> Found, Written;
     if (readingStatement(S, Decls, Found, Written)) {
@@ -217,18 +217,16 @@ private:
     const auto *V = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
     if (!V || !V->getType()->isPointerType() || !privateScalar(V))
       return false;
-    auto *SavedReads = Reads;
-    Reads = nullptr; // no element read inside a subscript
-    bool Ok = value(A->getIdx());
-    Reads = SavedReads;
-    if (!Ok)
+    if (!withoutReads(A->getIdx())) // no element read inside a subscript
       return false;
     Reads->push_back(A);
     return true;
   }
 
-  /// Value(E) where element reads would be evaluated only sometimes: none is allowed there.
-  bool unconditional(const Expr *E) {
+  /// Value(E) where no element read may be: inside a subscript, or where it would be evaluated
+  /// only sometimes (under `&&`, `||`, `?:`), so that a synchronization before the statement
+  /// could compute an address the statement never forms.
+  bool withoutReads(const Expr *E) {
     auto *SavedReads = Reads;
     Reads = nullptr;
     bool Ok = value(E);
@@ -304,8 +302,8 @@ private:
         return false;
       if (B->isAssignmentOp())
         return !Pure && assignable(B->getLHS()) && value(B->getRHS());
-      if (B->isLogicalOp() || B->getOpcode() == BO_Comma)
-        return value(B->getLHS()) && unconditional(B->getRHS());
+      if (B->isLogicalOp())
+        return value(B->getLHS()) && withoutReads(B->getRHS());
       return value(B->getLHS()) && value(B->getRHS());
     }
     if (const auto *U = dyn_cast<UnaryOperator>(E)) {
@@ -325,8 +323,8 @@ private:
       }
     }
     if (const auto *C = dyn_cast<ConditionalOperator>(E))
-      return value(C->getCond()) && unconditional(C->getTrueExpr()) &&
-             unconditional(C->getFalseExpr());
+      return value(C->getCond()) && withoutReads(C->getTrueExpr()) &&
+             withoutReads(C->getFalseExpr());
     return false;
   }
 

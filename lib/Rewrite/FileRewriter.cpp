@@ -178,17 +178,25 @@ static std::set<std::string> identifiersOf(const std::string &Text, const LangOp
   return Out;
 }
 
+/// The text of the runtime's public headers, embedded at build time.
+static StringRef runtimeHeaderText() {
+  static const char Text[] =
+#include "RuntimeHeaders.inc"
+      ;
+  return StringRef(Text, sizeof(Text) - 1);
+}
+
+static LangOptions runtimeHeaderLangOpts() {
+  LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus17 = true;
+  return LO;
+}
+
 /// The names the runtime's public headers use, outside comments: what generated code takes
 /// from them (fields, functions, enumerators), and what a user's macro must not replace.
 static const std::set<std::string> &runtimeNames() {
-  static const std::set<std::string> Names = [] {
-    static const char Text[] =
-#include "RuntimeHeaders.inc"
-        ;
-    LangOptions LO;
-    LO.CPlusPlus = LO.CPlusPlus17 = true;
-    return identifiersOf(std::string(Text, sizeof(Text) - 1), LO);
-  }();
+  static const std::set<std::string> Names =
+      identifiersOf(runtimeHeaderText().str(), runtimeHeaderLangOpts());
   return Names;
 }
 
@@ -197,27 +205,18 @@ static const std::set<std::string> &runtimeNames() {
 /// the generated code uses as such.
 static const std::set<std::string> &runtimeMacros() {
   static const std::set<std::string> Names = [] {
-    static const char Text[] =
-#include "RuntimeHeaders.inc"
-        ;
-    LangOptions LO;
-    LO.CPlusPlus = LO.CPlusPlus17 = true;
+    StringRef Text = runtimeHeaderText();
+    Lexer L(SourceLocation(), runtimeHeaderLangOpts(), Text.begin(), Text.begin(), Text.end());
     std::set<std::string> Out;
-    Lexer L(SourceLocation(), LO, Text, Text, Text + sizeof(Text) - 1);
+    // `#`, `define`, NAME: the hash first on its line, the other two on the same line.
     Token T;
-    enum { Start, Hash, Define } State = Start;
+    bool AfterHash = false, AfterDefine = false;
     while (!L.LexFromRawLexer(T)) {
-      if (T.isAtStartOfLine())
-        State = Start;
-      if (State == Start && T.isAtStartOfLine() && T.is(tok::hash))
-        State = Hash;
-      else if (State == Hash && T.is(tok::raw_identifier) && T.getRawIdentifier() == "define")
-        State = Define;
-      else if (State == Define && T.is(tok::raw_identifier)) {
+      bool SameLine = !T.isAtStartOfLine(), Identifier = T.is(tok::raw_identifier);
+      if (AfterDefine && SameLine && Identifier)
         Out.insert(T.getRawIdentifier().str());
-        State = Start;
-      } else
-        State = Start;
+      AfterDefine = AfterHash && SameLine && Identifier && T.getRawIdentifier() == "define";
+      AfterHash = !SameLine && T.is(tok::hash);
     }
     return Out;
   }();

@@ -243,14 +243,16 @@ void KernelWriter::emitGridLoop() {
     OS << "    unsigned long long __clx_rest = __clx_k";
     for (size_t L = N; L-- > 1;)
       OS << ", __clx_k" << L;
+    // Innermost level first: each index is the rest modulo its extent, the rest divided by it.
+    auto Split = [&](const char *Rest, const char *Cast) {
+      for (size_t L = N; L-- > 1;)
+        OS << "      __clx_k" << L << " = " << Rest << " % " << Cast << "__clx_ext" << L << "; "
+           << Rest << " /= " << Cast << "__clx_ext" << L << ";\n";
+    };
     OS << ";\n    if (__clx_narrow) {\n      unsigned __clx_rest32 = (unsigned)__clx_rest;\n";
-    for (size_t L = N; L-- > 1;)
-      OS << "      __clx_k" << L << " = __clx_rest32 % (unsigned)__clx_ext" << L
-         << "; __clx_rest32 /= (unsigned)__clx_ext" << L << ";\n";
+    Split("__clx_rest32", "(unsigned)");
     OS << "      __clx_rest = __clx_rest32;\n    } else {\n";
-    for (size_t L = N; L-- > 1;)
-      OS << "      __clx_k" << L << " = __clx_rest % __clx_ext" << L << "; __clx_rest /= __clx_ext"
-         << L << ";\n";
+    Split("__clx_rest", "");
     OS << "    }\n    unsigned long long __clx_k0 = __clx_rest;\n";
   }
   if (R.Nest[0].RangeFor) {

@@ -52,8 +52,9 @@ public:
   /// and kernel), every other one the loop as written.
   void rewriteTemplateLoop(const clang::Stmt *Pattern, const std::vector<Instance> &Instances);
   /// Wraps the statements [First, Last] of one block in a block that opens a residency scope
-  /// (clustrix/Analysis/ResidencyScopes.h), and brings the elements its host statements read
-  /// back just before each. C++ only. Call before rewriteLoop.
+  /// (clustrix/Analysis/ResidencyScopes.h): a `ResidencyScope` object in C++, calls to
+  /// clustrix_enter_residency and clustrix_leave_residency in C; and synchronizes the elements
+  /// its host statements read or write just before each. Call before rewriteLoop.
   void openResidencyScope(const ResidencyScope &Scope);
   /// Declares, once, the pointer-to-member constants through which the loops of function Outer
   /// reach members it may not name (clustrix/AST/Spelling.h), just before Outer.
