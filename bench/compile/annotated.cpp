@@ -1,5 +1,6 @@
 // The same translation unit as plain.cpp with its six loops annotated, for the compile-time
-// benchmark: the plugin parses the file once more, analyzes, rewrites and compiles the result.
+// benchmark: the plugin analyses it, rewrites it and compiles the result (in the compile's own
+// parse, or with parse=twice in a parse of its own first).
 #include <algorithm>
 #include <cmath>
 #include <map>

@@ -173,6 +173,10 @@ std::string clustrix::whyFileNotRewritten(const SourceManager &SM, SourceLocatio
     return "the loop is in system header '" + Name + "', which is never rewritten";
   if (!FE)
     return "the loop is in a file that has no name on disk";
+  if (Opts.ReadBeforeAnalysis && Opts.ReadBeforeAnalysis->count(&FE->getFileEntry()))
+    return "the loop is in '" + Name +
+           "', which the compile read before the analysis began (the plugin reads the main "
+           "file's leading #include lines first; -fplugin-arg-clustrix-parse=twice rewrites it)";
   if (!Opts.RewriteHeaders)
     return "the loop is in included file '" + Name +
            "'; clustrix-rewrite rewrites included files only with --out-dir";

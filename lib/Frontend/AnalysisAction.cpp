@@ -200,6 +200,8 @@ void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> 
     FileRewriter *FR =
         (Rewriters[F] = std::make_unique<FileRewriter>(SM, Ctx.getLangOpts(), F, Name)).get();
     FR->setPreprocessor(&CI.getPreprocessor());
+    if (F == SM.getMainFileID() && Opts.MainSplit.Active)
+      FR->setSplit(Opts.MainSplit.Split, Opts.MainSplit.TextEnd);
     return FR;
   };
   for (const Annotation &A : Attrs.annotations())
@@ -241,11 +243,21 @@ void AnalysisConsumer::rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> 
     else
       Out.Headers.push_back({FR->presumedName(), FR->result()});
   }
-  if (Out.Changed && Out.Rewritten.empty())
+  if (Out.Changed && Out.Rewritten.empty()) {
     Out.Rewritten = SM.getBufferData(SM.getMainFileID()).str();
+    if (Opts.MainSplit.Active && Opts.MainSplit.TextEnd < Out.Rewritten.size())
+      Out.Rewritten.resize(Opts.MainSplit.TextEnd);
+  }
 }
 
 } // namespace
+
+std::unique_ptr<ASTConsumer> clustrix::createAnalysisConsumer(CompilerInstance &CI,
+                                                            PipelineOptions Opts,
+                                                            PipelineOutput &Out,
+                                                            AnalysisAction::DoneFn Done) {
+  return std::make_unique<AnalysisConsumer>(CI, Opts, Out, std::move(Done));
+}
 
 std::unique_ptr<ASTConsumer> AnalysisAction::CreateASTConsumer(CompilerInstance &CI,
                                                                llvm::StringRef) {

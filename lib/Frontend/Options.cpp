@@ -54,7 +54,16 @@ std::string clustrix::applyOption(llvm::StringRef Arg, PipelineOptions &Opts,
     Opts.Analysis.ProjectRoot = Value.str();
     return "";
   }
+  if (Name == "parse") {
+    if (Value == "once")
+      Opts.ParseOnce = true;
+    else if (Value == "twice")
+      Opts.ParseOnce = false;
+    else
+      return "'parse=' takes 'once' or 'twice', not '" + Value.str() + "'";
+    return "";
+  }
   return "unknown option '" + Arg.str() +
          "'; expected report=FILE, emit-rewritten=FILE, remarks=on|off, "
-         "refusals=warning|error|remark|ignore, max-level=N or project-root=DIR";
+         "refusals=warning|error|remark|ignore, max-level=N, project-root=DIR or parse=once|twice";
 }

@@ -1,17 +1,20 @@
 //===- ClustrixPlugin.cpp - The Clang plugin front door --------------------===//
 //
 // `clang++-19 -fplugin=clustrix.so` (or `clang-19 -x c ...` for C) compiles annotated loops
-// through the runtime in the same invocation. An AddBeforeMainAction runs a nested analysis
-// parse of the main file (where the token watcher can be installed), reports its diagnostics
-// into the user's engine, and overrides the contents of the main file, and of the project's
-// included files that hold annotated loops, with the rewritten text before the real compile
-// lexes them.
+// through the runtime in the same invocation. An AddBeforeMainAction finds whether the project's
+// files may hold an annotation (a lexical scan), and then either analyses the file inside the
+// compile's own parse (OneParse.h, the default), or, with `parse=twice` or where the file has
+// no leading #include lines, runs a parse of its own first, reports its diagnostics into the
+// user's engine, and overrides the contents of the main file, and of the project's included
+// files that hold annotated loops, with the rewritten text before the real compile lexes them.
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Decide/Diagnostics.h"
 #include "clustrix/Decide/Report.h"
 #include "clustrix/Detect/AttributeCollector.h"
 #include "clustrix/Frontend/AnalysisAction.h"
+
+#include "OneParse.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -33,10 +36,6 @@ using namespace clustrix;
 
 namespace {
 
-/// Set while the nested analysis parse runs: clang instantiates every registered
-/// AddBeforeMainAction plugin for it too, and that instance must do nothing.
-bool InAnalysis = false;
-
 /// Where clustrix/Runtime.h is: next to an installed plugin (<prefix>/include), else the
 /// source tree this plugin was built from.
 std::string runtimeIncludeDir() {
@@ -52,29 +51,66 @@ std::string runtimeIncludeDir() {
   return CLUSTRIX_RUNTIME_INCLUDE_DIR;
 }
 
-/// Whether the main file, or a file of the project it includes (directly or not), may hold an
-/// annotation: a lexical scan that follows `#include "..."` and `#include <...>` lines to files
-/// found in the including file's directory or in a user (non-system) search directory. It
-/// ignores conditionals, so it may say yes in vain; an include spelled through a macro is not
-/// followed, and the loops of such a header then stay as written.
-bool projectMayHoldAnnotations(CompilerInstance &CI, FileEntryRef Main, llvm::StringRef Text) {
-  if (mayContainAnnotations(Text))
-    return true;
-  FileManager &FM = CI.getFileManager();
-  HeaderSearch &HS = CI.getPreprocessor().getHeaderSearchInfo();
-  std::vector<std::string> UserDirs;
-  for (const DirectoryLookup &DL : HS.search_dir_range())
-    if (DL.getDirCharacteristic() == SrcMgr::C_User && DL.isNormalDir())
-      UserDirs.push_back(DL.getDirRef()->getName().str());
-  std::set<const FileEntry *> Seen{&Main.getFileEntry()};
-  std::vector<std::pair<std::string, std::string>> Work{
-      {llvm::sys::path::parent_path(Main.getName()).str(), Text.str()}};
-  constexpr size_t MaxFiles = 500; // a bound on the cost for files without annotations
-  while (!Work.empty() && Seen.size() < MaxFiles) {
-    auto [Dir, Body] = std::move(Work.back());
-    Work.pop_back();
+/// Follows `#include "..."` and `#include <...>` lines lexically, to files found in the
+/// including file's directory or in a user (non-system) search directory, to tell whether the
+/// project's files may hold an annotation. It ignores conditionals, so it may say yes in vain;
+/// an include spelled through a macro is not followed, and the loops of such a header then stay
+/// as written.
+class ProjectScan {
+public:
+  explicit ProjectScan(CompilerInstance &CI) : FM(CI.getFileManager()) {
+    // The user (non-system) directories, in clang's order: the quoted-only ones (-iquote)
+    // first, which `#include <...>` skips.
+    const HeaderSearch &HS = CI.getPreprocessor().getHeaderSearchInfo();
+    for (auto It = HS.search_dir_begin(), E = HS.search_dir_end(); It != E; ++It) {
+      if (It == HS.angled_dir_begin())
+        QuotedOnly = UserDirs.size();
+      if (It->getDirCharacteristic() == SrcMgr::C_User && It->isNormalDir())
+        UserDirs.push_back(It->getDirRef()->getName().str());
+    }
+  }
+
+  /// The file `#include` Name names from a file in Dir, among the project's files.
+  std::optional<std::string> resolve(llvm::StringRef Dir, llvm::StringRef Name, bool Angled) {
+    std::vector<std::string> Dirs;
+    if (!Angled)
+      Dirs.push_back(Dir.str());
+    Dirs.insert(Dirs.end(), UserDirs.begin() + (Angled ? QuotedOnly : 0), UserDirs.end());
+    for (const std::string &D : Dirs) {
+      llvm::SmallString<256> P(D);
+      llvm::sys::path::append(P, Name);
+      if (FM.getOptionalFileRef(P))
+        return std::string(P);
+    }
+    return std::nullopt;
+  }
+
+  /// Whether Text, of a file in Dir, or a file of the project it includes, may hold an
+  /// annotation.
+  bool mayHold(llvm::StringRef Dir, llvm::StringRef Text) { return scan(Dir, Text).May; }
+
+  /// Whether the file at Path, or a file of the project it includes, may hold an annotation,
+  /// or includes a file through a macro (which this scan does not follow). Past a bound on the
+  /// number of files read, the answer is yes.
+  bool fileMayHoldOrHide(const std::string &Path) {
+    Verdict V = fileVerdict(Path);
+    return V.May || V.Hidden;
+  }
+
+private:
+  struct Verdict {
+    bool May = false;    ///< An annotation may be in these files.
+    bool Hidden = false; ///< They include a file through a macro.
+  };
+
+  Verdict scan(llvm::StringRef Dir, llvm::StringRef Text) {
+    Verdict V;
+    if (mayContainAnnotations(Text)) {
+      V.May = true;
+      return V;
+    }
     llvm::SmallVector<llvm::StringRef, 64> Lines;
-    llvm::StringRef(Body).split(Lines, '\n');
+    Text.split(Lines, '\n');
     for (llvm::StringRef L : Lines) {
       L = L.ltrim();
       if (!L.consume_front("#"))
@@ -82,44 +118,58 @@ bool projectMayHoldAnnotations(CompilerInstance &CI, FileEntryRef Main, llvm::St
       L = L.ltrim();
       if (!L.consume_front("include"))
         continue;
+      L.consume_front("_next");
       L = L.ltrim();
-      if (L.empty() || (L[0] != '"' && L[0] != '<'))
+      if (L.empty() || (L[0] != '"' && L[0] != '<')) {
+        V.Hidden = true;
         continue;
+      }
       char Close = L[0] == '"' ? '"' : '>';
       size_t End = L.find(Close, 1);
       if (End == llvm::StringRef::npos)
         continue;
-      llvm::StringRef Name = L.substr(1, End - 1);
-      std::vector<std::string> Dirs;
-      if (Close == '"')
-        Dirs.push_back(Dir);
-      Dirs.insert(Dirs.end(), UserDirs.begin(), UserDirs.end());
-      for (const std::string &D : Dirs) {
-        llvm::SmallString<256> P(D);
-        llvm::sys::path::append(P, Name);
-        OptionalFileEntryRef FE = FM.getOptionalFileRef(P);
-        if (!FE)
-          continue;
-        if (Seen.insert(&FE->getFileEntry()).second)
-          if (auto Buf = FM.getBufferForFile(*FE)) {
-            if (mayContainAnnotations((*Buf)->getBuffer()))
-              return true;
-            Work.push_back({llvm::sys::path::parent_path(P).str(), (*Buf)->getBuffer().str()});
-          }
-        break;
+      if (std::optional<std::string> P = resolve(Dir, L.substr(1, End - 1), Close == '>')) {
+        Verdict Inner = fileVerdict(*P);
+        V.Hidden |= Inner.Hidden;
+        if (Inner.May) {
+          V.May = true;
+          return V;
+        }
       }
     }
+    return V;
   }
-  return false;
-}
+
+  Verdict fileVerdict(const std::string &Path) {
+    OptionalFileEntryRef FE = FM.getOptionalFileRef(Path);
+    if (!FE)
+      return {};
+    if (auto It = Known.find(&FE->getFileEntry()); It != Known.end())
+      return It->second;
+    if (Known.size() >= MaxFiles)
+      return {true, true};
+    Known[&FE->getFileEntry()] = {}; // while it is read: an include cycle adds nothing
+    auto Buf = FM.getBufferForFile(*FE);
+    Verdict V = Buf ? scan(llvm::sys::path::parent_path(Path), (*Buf)->getBuffer()) : Verdict();
+    Known[&FE->getFileEntry()] = V;
+    return V;
+  }
+
+private:
+  static constexpr size_t MaxFiles = 500; // a bound on the cost for files without annotations
+  FileManager &FM;
+  std::vector<std::string> UserDirs;
+  size_t QuotedOnly = 0; ///< How many of UserDirs only quoted includes search.
+  std::map<const FileEntry *, Verdict> Known;
+};
 
 class ClustrixAction : public PluginASTAction {
 public:
   bool ParseArgs(const CompilerInstance &CI, const std::vector<std::string> &Args) override {
-    if (InAnalysis)
+    if (InOwnParse)
       return true;
     for (const std::string &A : Args) {
-      std::string Err = applyOption(A, Opts, ReportFile, EmitRewritten);
+      std::string Err = applyOption(A, Settings.Opts, Settings.ReportFile, Settings.EmitRewritten);
       if (!Err.empty()) {
         DiagnosticsEngine &D = CI.getDiagnostics();
         D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
@@ -135,113 +185,72 @@ public:
   ActionType getActionType() override { return AddBeforeMainAction; }
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
-    if (!InAnalysis)
-      run(CI);
+    if (!InOwnParse)
+      if (std::unique_ptr<ASTConsumer> C = run(CI))
+        return C;
     return std::make_unique<ASTConsumer>();
   }
 
 private:
-  void run(CompilerInstance &CI);
+  std::unique_ptr<ASTConsumer> run(CompilerInstance &CI);
+  void reportError(CompilerInstance &CI, const std::string &Message) {
+    CI.getDiagnostics().Report(
+        CI.getDiagnostics().getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+        << Message;
+  }
 
-  PipelineOptions Opts;
-  std::string ReportFile, EmitRewritten;
+  OneParseSettings Settings;
 };
 
-void ClustrixAction::run(CompilerInstance &CI) {
+std::unique_ptr<ASTConsumer> ClustrixAction::run(CompilerInstance &CI) {
   SourceManager &SM = CI.getSourceManager();
   OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID());
   if (!FE)
-    return;
+    return nullptr;
   // Read the file apart from the SourceManager, whose buffer must stay unloaded until it is
   // overridden. Files without an annotation, in them or in the project's files they include,
   // cost these reads and nothing else.
   auto Buf = CI.getFileManager().getBufferForFile(*FE);
-  if (!Buf || !projectMayHoldAnnotations(CI, *FE, (*Buf)->getBuffer())) {
-    if (!ReportFile.empty())
-      if (llvm::Error E = writeReport(ReportFile, {{FE->getName().str(), {}}}))
-        CI.getDiagnostics().Report(CI.getDiagnostics().getCustomDiagID(
-            DiagnosticsEngine::Error, "%0")) << llvm::toString(std::move(E));
-    return;
+  ProjectScan Scan(CI);
+  if (!Buf || !Scan.mayHold(llvm::sys::path::parent_path(FE->getName()), (*Buf)->getBuffer())) {
+    if (!Settings.ReportFile.empty())
+      if (llvm::Error E = writeReport(Settings.ReportFile, {{FE->getName().str(), {}}}))
+        reportError(CI, llvm::toString(std::move(E)));
+    return nullptr;
   }
-
-  auto Inv = std::make_shared<CompilerInvocation>(CI.getInvocation());
-  FrontendOptions &FO = Inv->getFrontendOpts();
-  FO.Plugins.clear();
-  FO.AddPluginActions.clear();
-  FO.PluginArgs.clear();
-  FO.ProgramAction = frontend::ParseSyntaxOnly;
-  FO.OutputFile.clear();
-  Inv->getDependencyOutputOpts() = DependencyOutputOptions();
-  Inv->getDiagnosticOpts().VerifyDiagnostics = false;
-  // Its diagnostics are discarded (the real compile reports them): without warnings, clang also
-  // skips the per-function CFG analyses behind -Wuninitialized, -Wunreachable-code and others.
-  Inv->getDiagnosticOpts().IgnoreWarnings = true;
-
-  CompilerInstance Nested(CI.getPCHContainerOperations());
-  Nested.setInvocation(Inv);
-  // The user's own diagnostics come from the real compile; the analysis parse stays silent.
-  Nested.createDiagnostics(new IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
-  Nested.getDiagnostics().setIgnoreAllWarnings(true);
-  Nested.setFileManager(&CI.getFileManager());
-
-  PipelineOutput Out;
-  AnalysisAction Act(Opts, Out);
-  InAnalysis = true;
-  Nested.ExecuteAction(Act);
-  InAnalysis = false;
-  if (Out.SourceHadErrors || !Nested.hasSourceManager())
-    return; // the real compile reports the errors, on the text as written
-
-  // Map analysis locations to copies of the same files in the user's SourceManager: the main
-  // file itself is about to be replaced by the rewritten text.
-  SourceManager &NSM = Nested.getSourceManager();
-  std::map<FileID, FileID> Copies;
-  auto Map = [&](SourceLocation L) -> SourceLocation {
-    if (L.isInvalid())
-      return L;
-    SourceLocation F = NSM.getSpellingLoc(L);
-    FileID FID = NSM.getFileID(F);
-    if (FID.isInvalid())
-      return SourceLocation();
-    auto It = Copies.find(FID);
-    if (It == Copies.end()) {
-      std::string Name = NSM.getFileEntryRefForID(FID)
-                             ? NSM.getFileEntryRefForID(FID)->getName().str()
-                             : NSM.getBufferName(F).str();
-      FileID Copy = SM.createFileID(
-          llvm::MemoryBuffer::getMemBufferCopy(NSM.getBufferData(FID), Name));
-      It = Copies.emplace(FID, Copy).first;
-    }
-    return SM.getComposedLoc(It->second, NSM.getFileOffset(F));
-  };
-  emitDiagnostics(CI.getDiagnostics(), Out.Diags, Map);
-
-  if (!ReportFile.empty())
-    if (llvm::Error E = writeReport(ReportFile, {{FE->getName().str(), Out.Records}}))
-      CI.getDiagnostics().Report(
-          CI.getDiagnostics().getCustomDiagID(DiagnosticsEngine::Error, "%0"))
-          << llvm::toString(std::move(E));
-  if (!EmitRewritten.empty()) {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(EmitRewritten, EC, llvm::sys::fs::OF_Text);
-    if (EC)
-      CI.getDiagnostics().Report(CI.getDiagnostics().getCustomDiagID(
-          DiagnosticsEngine::Error, "cannot write rewritten source '%0': %1"))
-          << EmitRewritten << EC.message();
-    else
-      OS << (Out.Changed ? Out.Rewritten : (*Buf)->getBuffer().str());
-  }
-  if (!Out.Changed)
-    return;
 
   // The rewritten file includes <clustrix/Runtime.h> (<clustrix/runtime_c.h> in C): make it
-  // findable, as a system header.
+  // findable, as a system header, before any lookup is cached.
   std::string Inc = runtimeIncludeDir();
   if (auto Dir = CI.getFileManager().getOptionalDirectoryRef(Inc)) {
     HeaderSearch &HS = CI.getPreprocessor().getHeaderSearchInfo();
     HS.AddSearchPath(DirectoryLookup(*Dir, SrcMgr::C_System, /*isFramework=*/false),
                      /*isAngled=*/true);
   }
+
+  if (Settings.Opts.ParseOnce) {
+    std::string MainDir = llvm::sys::path::parent_path(FE->getName()).str();
+    std::optional<SplitPoint> Split =
+        findSplit((*Buf)->getBuffer(), [&](llvm::StringRef Name, bool Angled) {
+          std::optional<std::string> Path = Scan.resolve(MainDir, Name, Angled);
+          return !Path || !Scan.fileMayHoldOrHide(*Path);
+        });
+    if (Split)
+      if (std::unique_ptr<ASTConsumer> C =
+              setUpOneParse(CI, *FE, (*Buf)->getBuffer().str(), *Split, Settings))
+        return C;
+  }
+
+  // `parse=twice`, or no split: the file is analysed in a parse of its own before the compile.
+  pluginLog("two parses: the analysis in a parse of its own before the compile");
+  PipelineOutput Out;
+  if (!analyseInOwnParse(CI, Settings.Opts, Out) || Out.SourceHadErrors)
+    return nullptr; // the real compile reports the errors, on the text as written
+  emitDiagnostics(CI.getDiagnostics(), Out.Diags, [](SourceLocation L) { return L; });
+  for (const std::string &M : writeOutputs(Settings, FE->getName(), (*Buf)->getBuffer(), Out))
+    reportError(CI, M);
+  if (!Out.Changed)
+    return nullptr;
   // The project's included files that hold loops: replaced before the real compile opens them.
   for (const auto &[Path, Text] : Out.Headers) {
     OptionalFileEntryRef HE = CI.getFileManager().getOptionalFileRef(Path);
@@ -259,6 +268,7 @@ void ClustrixAction::run(CompilerInstance &CI) {
   // the next FileID. A new FileID for the same file entry takes the rewritten size, and keeps
   // the file's directory for quoted includes.
   SM.setMainFileID(SM.createFileID(*FE, SourceLocation(), SrcMgr::C_User));
+  return nullptr;
 }
 
 } // namespace

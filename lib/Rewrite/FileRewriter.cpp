@@ -295,21 +295,38 @@ void FileRewriter::macrosAsAt(SourceRange Range, unsigned At, std::string &Befor
   }
 }
 
+void FileRewriter::setSplit(unsigned Split, unsigned TextEnd) {
+  if (TextEnd < Clean.size())
+    Clean.resize(TextEnd);
+  HasSplit = true;
+  RuntimeAt = std::min<unsigned>(Split, Clean.size());
+}
+
 std::string FileRewriter::result() const {
-  // Stable: the outlined functions of one C function's loops stay in the loops' order.
-  std::vector<Edit> Sorted = Edits;
-  std::stable_sort(Sorted.begin(), Sorted.end(),
-                   [](const Edit &A, const Edit &B) { return A.Offset < B.Offset; });
-  std::string Out;
+  // Stable: the outlined functions of one C function's loops stay in the loops' order; the
+  // runtime's header goes first among the edits at its place.
+  std::vector<Edit> Sorted;
   if (NeedsRuntime) {
-    // The runtime's header uses its own names (`T`, `N`, `Lo`): a macro of the command line
-    // (`-DN=1000`) with one of them is kept out of it, and restored after it. Reserved names
-    // (`__cplusplus`, `_GNU_SOURCE`) configure it and the system headers: they stay.
+    // The runtime's header uses its own names (`T`, `N`, `Lo`): a user's macro with one of them
+    // (`-DN=1000`, or a `#define` before the split) is kept out of it, and restored after it.
+    // Reserved names (`__cplusplus`, `_GNU_SOURCE`) configure it and the system headers: they
+    // stay, as do macros of system headers and the runtime's own.
+    SourceLocation At = SM.getComposedLoc(File, RuntimeAt);
     std::vector<std::string> User;
     if (PP)
       for (const auto &[II, State] : PP->macros()) {
         if (II->getName().starts_with("_") || !runtimeNames().count(II->getName().str()))
           continue;
+        if (HasSplit) {
+          const MacroInfo *MI = PP->getMacroDefinitionAtLoc(II, At).getMacroInfo();
+          if (!MI || runtimeMacros().count(II->getName().str()))
+            continue;
+          SourceLocation D = MI->getDefinitionLoc();
+          if (D.isValid() && (SM.isWrittenInCommandLineFile(D) ||
+                              (!SM.isWrittenInBuiltinFile(D) && !SM.isInSystemHeader(D))))
+            User.push_back(II->getName().str());
+          continue;
+        }
         for (const MacroDirective *MD = PP->getLocalMacroDirectiveHistory(II); MD;
              MD = MD->getPrevious())
           if (MD->getLocation().isValid() && SM.isWrittenInCommandLineFile(MD->getLocation())) {
@@ -318,14 +335,21 @@ std::string FileRewriter::result() const {
           }
       }
     std::sort(User.begin(), User.end());
+    std::string Head;
     for (const std::string &M : User)
-      Out += pushAndUndef(M);
-    Out += std::string("#include <clustrix/") + (LO.CPlusPlus ? "Runtime.h" : "runtime_c.h") +
-           ">\n";
+      Head += pushAndUndef(M);
+    Head += std::string("#include <clustrix/") + (LO.CPlusPlus ? "Runtime.h" : "runtime_c.h") +
+            ">\n";
     for (const std::string &M : User)
-      Out += pop(M);
-    Out += "#line 1 " + cStringLiteral(PresumedName) + "\n";
+      Head += pop(M);
+    Head += "#line " + std::to_string(SM.getSpellingLineNumber(At)) + " " +
+            cStringLiteral(PresumedName) + "\n";
+    Sorted.push_back({RuntimeAt, 0, std::move(Head)});
   }
+  Sorted.insert(Sorted.end(), Edits.begin(), Edits.end());
+  std::stable_sort(Sorted.begin(), Sorted.end(),
+                   [](const Edit &A, const Edit &B) { return A.Offset < B.Offset; });
+  std::string Out;
   unsigned Pos = 0;
   for (const Edit &E : Sorted) {
     if (E.Offset < Pos)

@@ -14,6 +14,9 @@
 
 #include "clang/AST/ASTContext.h"
 
+#include <memory>
+#include <set>
+
 namespace clustrix {
 
 /// Analysis options.
@@ -24,6 +27,9 @@ struct AnalysisOptions {
   bool RewriteHeaders = true;
   /// When set, files outside this directory are never rewritten (nor are system headers).
   std::string ProjectRoot;
+  /// The plugin's one-parse compile (lib/Plugin/OneParse.h): the files its compile read
+  /// before the analysis began, which it cannot rewrite any more (the main file aside).
+  std::shared_ptr<const std::set<const clang::FileEntry *>> ReadBeforeAnalysis;
 };
 
 /// Why the file that holds Loc (an expansion location) is never rewritten, or empty when it may

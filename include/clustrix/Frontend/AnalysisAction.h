@@ -57,6 +57,14 @@ private:
   DoneFn Done;
 };
 
+/// The analysis parse's consumer alone, for a parse already under way (the plugin's one-parse
+/// compile, lib/Plugin/OneParse.h): it watches the tokens the preprocessor lexes from its
+/// creation on, and runs the phases when the translation unit ends. Out must outlive it.
+std::unique_ptr<clang::ASTConsumer> createAnalysisConsumer(clang::CompilerInstance &CI,
+                                                           PipelineOptions Opts,
+                                                           PipelineOutput &Out,
+                                                           AnalysisAction::DoneFn Done);
+
 } // namespace clustrix
 
 #endif // CLUSTRIX_FRONTEND_ANALYSISACTION_H

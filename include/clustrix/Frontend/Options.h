@@ -20,6 +20,16 @@ namespace clustrix {
 struct PipelineOptions {
   AnalysisOptions Analysis;
   DiagOptions Diags;
+  /// The plugin's compile analyses in its own parse (`parse=once`, lib/Plugin/OneParse.h) or
+  /// in a parse of its own before it (`parse=twice`). Other front doors ignore it.
+  bool ParseOnce = true;
+  /// Set by the plugin's one-parse compile: the main file's user text is [0, TextEnd) of its
+  /// buffer (more follows it), and the runtime's header goes at Split, after the `#include`
+  /// lines that compile read before the analysis began.
+  struct {
+    bool Active = false;
+    unsigned Split = 0, TextEnd = 0;
+  } MainSplit;
 };
 
 /// Parses one `name=value` or `name` option shared by the plugin and clustrix-rewrite.

@@ -62,6 +62,11 @@ public:
   /// The preprocessor of the parse: its macros keep the user's definitions out of the runtime's
   /// header, and carry the macros a C loop uses to its outlined function. Without one, neither.
   void setPreprocessor(clang::Preprocessor *P) { PP = P; }
+  /// The plugin's one-parse compile (lib/Plugin/OneParse.h): the file's text ends at TextEnd
+  /// (its buffer holds more after it), and the runtime's header goes at Split, after the
+  /// `#include` lines that compile has read already, instead of at the start. Macros the user
+  /// defined before Split are kept out of that header, as those of the command line are.
+  void setSplit(unsigned Split, unsigned TextEnd);
   /// Whether anything changed.
   bool changed() const { return Changed; }
   /// The rewritten file.
@@ -95,6 +100,8 @@ private:
   std::vector<std::pair<std::string, std::string>> AheadOfTime;
   bool Changed = false;
   bool NeedsRuntime = false;
+  bool HasSplit = false;
+  unsigned RuntimeAt = 0; ///< Where the runtime's header goes (setSplit).
   clang::Preprocessor *PP = nullptr;
 
   /// Generated code for the place At, whose user text is [Begin, End), wrapped so that a macro
