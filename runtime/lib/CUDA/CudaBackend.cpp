@@ -18,6 +18,7 @@
 #include "Plan/Reduce.h"
 #include "Plan/Regions.h"
 #include "Support/ConfigState.h"
+#include "Support/ParallelCopy.h"
 #include "Support/Log.h"
 #include "Support/Trace.h"
 
@@ -30,6 +31,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
 
 namespace clustrix {
 namespace rt {
@@ -569,12 +571,19 @@ Memcpy3D pieceCopy(const BoxCopy &C, const Piece &P, bool ToDevice, const char *
   return M;
 }
 
+/// The threads that fill and empty staging memory (pack_threads; 0: up to 4, no more than the
+/// machine's hardware threads).
+unsigned packThreads() {
+  unsigned N = activeConfig().PackThreads;
+  if (N == 0)
+    N = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+  return N;
+}
+
 /// Packs one piece of the host array into dense staging memory.
 void stagePiece(const BoxCopy &C, const Piece &P, const char *HostArray, char *Dense) {
-  for (size_t R = 0; R < P.Rows; ++R)
-    std::memcpy(Dense + R * P.Width,
-                HostArray + C.OffsetBytes + (P.Z * C.SlabRows + P.Y0 + R) * C.Pitch + P.X0,
-                P.Width);
+  copyRows(Dense, P.Width, HostArray + C.OffsetBytes + (P.Z * C.SlabRows + P.Y0) * C.Pitch + P.X0,
+           C.Pitch, P.Rows, P.Width, packThreads());
 }
 
 /// One sub-chunk (a piece, in Backend.h's terms) on the device.
@@ -926,8 +935,7 @@ private:
       if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))) || !sync(St, Err))
         return false;
       if (Stage)
-        for (size_t Row = 0; Row < P.Rows; ++Row)
-          std::memcpy(Out + Row * C.WidthBytes, Stage + Row * P.Width, P.Width);
+        copyRows(Out, C.WidthBytes, Stage, P.Width, P.Rows, P.Width, packThreads());
     }
     return true;
   }

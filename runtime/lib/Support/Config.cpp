@@ -243,6 +243,10 @@ const KeySpec Keys[] = {
      [](RuntimeConfig &C, const std::string &V) {
        C.PinnedStagingBytes = parseUnsigned(V, 0, 64ull << 30, true);
      }},
+    {"pack_threads", "CLUSTRIX_PACK_THREADS",
+     [](RuntimeConfig &C, const std::string &V) {
+       C.PackThreads = static_cast<uint32_t>(parseUnsigned(V, 0, 64, false));
+     }},
     {"cuda_memory_limit", "CLUSTRIX_CUDA_MEMORY_LIMIT",
      [](RuntimeConfig &C, const std::string &V) {
        C.CudaMemoryLimit = parseUnsigned(V, 0, 1ull << 50, true);

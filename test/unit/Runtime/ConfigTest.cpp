@@ -48,6 +48,7 @@ TEST(ConfigTest, EveryKeyParses) {
                                 "kernel_cache: /tmp/k\n"
                                 "log_level: debug\n"
                                 "pinned_staging_bytes: 32M\n"
+                                "pack_threads: 3\n"
                                 "worker_spin_us: 0\n"
                                 "cuda_memory_limit: 1M\n"
                                 "trace: /tmp/t.json\n"
@@ -64,6 +65,7 @@ TEST(ConfigTest, EveryKeyParses) {
   EXPECT_EQ(C.KernelCache, "/tmp/k");
   EXPECT_EQ(C.Log, LogLevel::Debug);
   EXPECT_EQ(C.PinnedStagingBytes, 32u << 20);
+  EXPECT_EQ(C.PackThreads, 3u);
   EXPECT_EQ(C.WorkerSpinMicroseconds, 0u);
   EXPECT_EQ(C.CudaMemoryLimit, 1u << 20);
   EXPECT_EQ(C.Trace, "/tmp/t.json");
@@ -80,6 +82,11 @@ TEST(ConfigTest, EmptyFileMeansDefaults) {
   EXPECT_EQ(C.MinItersPerDevice, D.MinItersPerDevice);
   EXPECT_EQ(C.Log, LogLevel::Warn);
   EXPECT_EQ(C.PinnedStagingBytes, 64u << 20);
+  EXPECT_EQ(C.PackThreads, 0u);
+}
+
+TEST(ConfigTest, PackThreadsRange) {
+  expectError("pack_threads: 65\n", 1, 15, "pack_threads");
 }
 
 TEST(ConfigTest, SyntaxError) {

@@ -1,0 +1,43 @@
+//===- ParallelCopyTest.cpp - Row copies on several threads ---------------===//
+#include "Support/ParallelCopy.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdint>
+#include <vector>
+
+using namespace clustrix::rt;
+
+namespace {
+
+/// Copies Rows x Width bytes of a pitched source into a pitched destination with copyRows,
+/// and checks every byte: copied where it belongs, untouched between the rows.
+void check(size_t Rows, size_t Width, size_t SrcPitch, size_t DstPitch, unsigned Threads,
+           size_t MinParallel) {
+  std::vector<char> Src(Rows * SrcPitch), Dst(Rows * DstPitch, 'x');
+  for (size_t I = 0; I < Src.size(); ++I)
+    Src[I] = static_cast<char>((I * 131 + 7) % 251);
+  copyRows(Dst.data(), DstPitch, Src.data(), SrcPitch, Rows, Width, Threads, MinParallel);
+  for (size_t R = 0; R < Rows; ++R)
+    for (size_t C = 0; C < DstPitch; ++C) {
+      char Want = C < Width ? Src[R * SrcPitch + C] : 'x';
+      ASSERT_EQ(Dst[R * DstPitch + C], Want) << "row " << R << " column " << C;
+    }
+}
+
+TEST(ParallelCopyTest, ManyRowsSplitAmongThreads) { check(4096, 1000, 1024, 1000, 4, 1); }
+
+TEST(ParallelCopyTest, OneWideRowSplitByBytes) { check(1, 5u << 20, 5u << 20, 5u << 20, 3, 1); }
+
+TEST(ParallelCopyTest, PartsEndInsideRows) { check(7, (3u << 20) + 13, (3u << 20) + 29, (3u << 20) + 13, 4, 1); }
+
+TEST(ParallelCopyTest, SmallCopiesStayOnTheCallingThread) { check(3, 10, 16, 12, 8, 1u << 20); }
+
+TEST(ParallelCopyTest, NothingToCopy) {
+  char D = 'x';
+  copyRows(&D, 1, nullptr, 1, 0, 1, 4);
+  copyRows(&D, 1, nullptr, 1, 4, 0, 4);
+  EXPECT_EQ(D, 'x');
+}
+
+} // namespace
