@@ -219,6 +219,20 @@ std::unique_ptr<ASTConsumer> ClustrixAction::run(CompilerInstance &CI) {
     return nullptr;
   }
 
+  // Preprocessed input (the second step of -save-temps): the standard library's headers, which
+  // the runtime's header includes, are neither expanded in it for the runtime nor findable, so
+  // the rewritten file would not compile. The loops run as written.
+  const auto &Inputs = CI.getFrontendOpts().Inputs;
+  if (!Inputs.empty() && Inputs[0].getKind().isPreprocessed()) {
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    D.Report(D.getCustomDiagID(DiagnosticsEngine::Warning,
+                               "clustrix: '%0' is preprocessed (-save-temps, or a .i/.ii "
+                               "file): its annotated loops run as written; compile the source "
+                               "file itself, or rewrite it first with clustrix-rewrite"))
+        << FE->getName();
+    return nullptr;
+  }
+
   // The rewritten file includes <clustrix/Runtime.h> (<clustrix/runtime_c.h> in C): make it
   // findable, as a system header, before any lookup is cached.
   std::string Inc = runtimeIncludeDir();
