@@ -155,15 +155,19 @@ void AttributeCollector::finishSpecifier() {
   St = State::AwaitClose;
 }
 
-bool clustrix::mayContainAnnotations(llvm::StringRef Text) {
-  size_t Pos = 0;
+size_t clustrix::findAnnotation(llvm::StringRef Text, size_t From) {
+  size_t Pos = From;
   while ((Pos = Text.find("cluster", Pos)) != llvm::StringRef::npos) {
     size_t I = Pos + 7;
     while (I < Text.size() && (Text[I] == ' ' || Text[I] == '\t'))
       ++I;
     if (I < Text.size() && Text[I] == ':')
-      return true; // `cluster::name` or `using cluster: name`
+      return Pos; // `cluster::name` or `using cluster: name`
     Pos += 7;
   }
-  return false;
+  return llvm::StringRef::npos;
+}
+
+bool clustrix::mayContainAnnotations(llvm::StringRef Text) {
+  return findAnnotation(Text) != llvm::StringRef::npos;
 }

@@ -155,7 +155,6 @@ private:
     return V;
   }
 
-private:
   static constexpr size_t MaxFiles = 500; // a bound on the cost for files without annotations
   FileManager &FM;
   std::vector<std::string> UserDirs;
@@ -265,17 +264,7 @@ std::unique_ptr<ASTConsumer> ClustrixAction::run(CompilerInstance &CI) {
     reportError(CI, M);
   if (!Out.Changed)
     return nullptr;
-  // The project's included files that hold loops: replaced before the real compile opens them.
-  for (const auto &[Path, Text] : Out.Headers) {
-    OptionalFileEntryRef HE = CI.getFileManager().getOptionalFileRef(Path);
-    if (!HE) {
-      CI.getDiagnostics().Report(CI.getDiagnostics().getCustomDiagID(
-          DiagnosticsEngine::Error, "clustrix: cannot replace included file '%0'"))
-          << Path;
-      continue;
-    }
-    SM.overrideFileContents(*HE, llvm::MemoryBuffer::getMemBufferCopy(Text, HE->getName()));
-  }
+  replaceHeaders(CI, Out.Headers);
   SM.overrideFileContents(*FE, llvm::MemoryBuffer::getMemBufferCopy(Out.Rewritten,
                                                                      FE->getName()));
   // The main FileID was sized for the original text; locations past its end would decode into

@@ -58,6 +58,23 @@ clustrix::findSplit(llvm::StringRef Text,
       I += At(I + 1) == '\n' ? 2 : 3;
     return I;
   };
+  // At a `/`: the offset just past the comment that starts there (a line comment ends before
+  // its newline, and a splice continues it), I itself when none does, npos when a block comment
+  // never ends.
+  auto SkipComment = [&](size_t I) {
+    size_t Second = SkipSplices(I + 1);
+    if (At(Second) == '*') {
+      size_t E = Text.find("*/", Second + 1);
+      return E == llvm::StringRef::npos ? E : E + 2;
+    }
+    if (At(Second) != '/')
+      return I;
+    while (I < N && Text[I] != '\n') {
+      size_t J = SkipSplices(I);
+      I = J != I ? J : I + 1;
+    }
+    return I;
+  };
   std::optional<SplitPoint> Last;
   int Depth = 0;
   while (true) {
@@ -70,17 +87,14 @@ clustrix::findSplit(llvm::StringRef Text,
       ++P;
       continue;
     }
-    if (C == '/' && At(SkipSplices(P + 1)) == '/') {
-      while (P < N && Text[P] != '\n')
-        P = At(P) == '\\' ? SkipSplices(P) + (SkipSplices(P) == P) : P + 1;
-      continue;
-    }
-    if (C == '/' && At(SkipSplices(P + 1)) == '*') {
-      size_t E = Text.find("*/", SkipSplices(P + 1) + 1);
+    if (C == '/') {
+      size_t E = SkipComment(P);
       if (E == llvm::StringRef::npos)
         return Last;
-      P = E + 2;
-      continue;
+      if (E != P) {
+        P = E;
+        continue;
+      }
     }
     if (C != '#')
       return Last; // the file's own code starts here
@@ -90,22 +104,15 @@ clustrix::findSplit(llvm::StringRef Text,
     size_t I = P + 1;
     while (I < N && Text[I] != '\n') {
       size_t J = SkipSplices(I);
+      if (J == I && Text[I] == '/')
+        J = SkipComment(I);
+      if (J == llvm::StringRef::npos)
+        return Last;
       if (J != I) {
+        if (Text[I] == '/')
+          Line += ' ';
         I = J;
         continue;
-      }
-      if (Text[I] == '/' && At(SkipSplices(I + 1)) == '*') {
-        size_t E = Text.find("*/", SkipSplices(I + 1) + 1);
-        if (E == llvm::StringRef::npos)
-          return Last;
-        Line += ' ';
-        I = E + 2;
-        continue;
-      }
-      if (Text[I] == '/' && At(SkipSplices(I + 1)) == '/') {
-        while (I < N && Text[I] != '\n')
-          I = At(I) == '\\' ? SkipSplices(I) + (SkipSplices(I) == I) : I + 1;
-        break;
       }
       Line += Text[I++];
     }
@@ -189,6 +196,19 @@ public:
     u32(static_cast<uint32_t>(S.size()));
     Out.append(S.data(), S.size());
   }
+  /// A count, then each element written by Each (WireReader::list reads it).
+  template <class T, class Fn> void list(const std::vector<T> &V, Fn Each) {
+    u32(static_cast<uint32_t>(V.size()));
+    for (const T &E : V)
+      Each(E);
+  }
+  /// A list of (name, text) pairs.
+  void texts(const std::vector<std::pair<std::string, std::string>> &V) {
+    list(V, [&](const std::pair<std::string, std::string> &P) {
+      str(P.first);
+      str(P.second);
+    });
+  }
   std::string Out;
 };
 
@@ -258,6 +278,21 @@ struct OneParse {
     DiagnosticsEngine &D = CI.getDiagnostics();
     D.Report(D.getCustomDiagID(DiagnosticsEngine::Warning, "clustrix: %0")) << Message;
   }
+  /// The options of the analysis at the split.
+  PipelineOptions splitOptions() const {
+    PipelineOptions O = S.Opts;
+    O.MainSplit.Active = true;
+    O.MainSplit.Split = Split.End;
+    O.MainSplit.TextEnd = static_cast<unsigned>(Text.size());
+    return O;
+  }
+  /// The analysis did not run: the loops run as written; Why says where it stopped.
+  void warnNotRun(const std::string &Why) {
+    warn("the analysis did not run: " + Why + " at line " +
+         std::to_string(SM.getLineNumber(MainFID, Split.HashOffset)) +
+         "; the file's annotated loops run as written (-fplugin-arg-clustrix-parse=twice "
+         "analyses them in a parse of their own)");
+  }
   void writeAt(unsigned Offset, llvm::StringRef Bytes) {
     std::memcpy(Buffer->data() + Offset, Bytes.data(), Bytes.size());
   }
@@ -274,12 +309,9 @@ struct OneParse {
     OptionalFileEntryRef FE = SM.getFileEntryRefForID(F);
     if (!FE || F == MainFID)
       return;
-    llvm::StringRef Text = SM.getBufferData(F);
-    for (size_t Pos = 0; (Pos = Text.find("cluster", Pos)) != llvm::StringRef::npos; Pos += 7)
-      if (mayContainAnnotations(Text.substr(Pos, 64).take_until([](char C) { return C == '\n'; }))) {
-        EarlyAnnotations.push_back(SM.getComposedLoc(F, static_cast<unsigned>(Pos)));
-        return;
-      }
+    size_t Pos = findAnnotation(SM.getBufferData(F));
+    if (Pos != llvm::StringRef::npos)
+      EarlyAnnotations.push_back(SM.getComposedLoc(F, static_cast<unsigned>(Pos)));
   }
   Lexer *mainLexer() const {
     auto *L = static_cast<Lexer *>(CI.getPreprocessor().getCurrentLexer());
@@ -296,6 +328,8 @@ struct OneParse {
   size_t Capacity = 0;
   FileID MainFID;
   std::string EndName, EnterName; ///< The pragmas' names, of this file's text.
+  /// The end pragma's line; a last line that ends in a backslash would join the pragma's line.
+  std::string EndLine;
   bool Reached = false;           ///< The split was reached (in either process).
   // The child's side.
   bool IsChild = false;
@@ -370,10 +404,7 @@ public:
     if (P->IsChild && P->CI.hasSema())
       dropSystemInstantiations(P->CI.getSema());
     if (!P->IsChild && !P->Reached)
-      P->warn("the analysis did not run: the compile never finished the #include at line " +
-              std::to_string(P->SM.getLineNumber(P->MainFID, P->Split.HashOffset)) +
-              "; the file's annotated loops run as written (-fplugin-arg-clustrix-parse=twice "
-              "analyses them in a parse of their own)");
+      P->warnNotRun("the compile never finished the #include");
     L->seek(static_cast<unsigned>(P->Capacity), /*IsAtStartOfLine=*/true);
   }
 
@@ -418,19 +449,6 @@ private:
 };
 
 /// The number of threads of this process; 0 when unknown.
-unsigned threadCount();
-
-} // namespace
-
-/// With CLUSTRIX_PLUGIN_LOG set, says which way a compile went (for tests).
-void clustrix::pluginLog(const std::string &Message) {
-  if (std::getenv("CLUSTRIX_PLUGIN_LOG"))
-    llvm::errs() << "clustrix plugin: " << Message << "\n";
-}
-
-namespace {
-
-/// The number of threads of this process; 0 when unknown.
 unsigned threadCount() {
   std::ifstream In("/proc/self/status");
   std::string Line;
@@ -450,22 +468,9 @@ void OneParse::split() {
   const char *Start = Buffer->data();
   if (!L || L->getBufferLocation() < Start ||
       L->getBufferLocation() > Start + Split.End) {
-    warn("the analysis did not run: the compile was not at the end of the #include at line " +
-         std::to_string(SM.getLineNumber(MainFID, Split.HashOffset)) +
-         "; the file's annotated loops run as written (-fplugin-arg-clustrix-parse=twice "
-         "analyses them in a parse of their own)");
+    warnNotRun("the compile was not at the end of the #include");
     return;
   }
-  // The files read so far (the main file aside) cannot be rewritten any more.
-  auto ReadBefore = std::make_shared<std::set<const FileEntry *>>();
-  for (unsigned I = 0, E = SM.local_sloc_entry_size(); I != E; ++I) {
-    const SrcMgr::SLocEntry &Entry = SM.getLocalSLocEntry(I);
-    if (Entry.isFile())
-      if (OptionalFileEntryRef F = Entry.getFile().getContentCache().OrigEntry)
-        if (&F->getFileEntry() != &Main.getFileEntry())
-          ReadBefore->insert(&F->getFileEntry());
-  }
-  S.Opts.Analysis.ReadBeforeAnalysis = std::move(ReadBefore);
   PipelineOutput Out;
   unsigned Line = SM.getLineNumber(MainFID, Split.HashOffset);
   // CLUSTRIX_PLUGIN_NO_FORK is the tests' way to the parse of its own.
@@ -485,6 +490,17 @@ void OneParse::split() {
                       "before the analysis began (the plugin reads the main file's leading "
                       "#include lines first; -fplugin-arg-clustrix-parse=twice rewrites it)"));
   } else {
+    // A parse of its own sees every file; those read so far (the main file aside) cannot be
+    // rewritten any more. (The child never sees their annotations: its watcher starts here.)
+    auto ReadBefore = std::make_shared<std::set<const FileEntry *>>();
+    for (unsigned I = 0, E = SM.local_sloc_entry_size(); I != E; ++I) {
+      const SrcMgr::SLocEntry &Entry = SM.getLocalSLocEntry(I);
+      if (Entry.isFile())
+        if (OptionalFileEntryRef F = Entry.getFile().getContentCache().OrigEntry)
+          if (&F->getFileEntry() != &Main.getFileEntry())
+            ReadBefore->insert(&F->getFileEntry());
+    }
+    S.Opts.Analysis.ReadBeforeAnalysis = std::move(ReadBefore);
     Out = PipelineOutput();
     if (!analyseNested(Out))
       return;
@@ -534,12 +550,8 @@ bool OneParse::analyseInChild(PipelineOutput &Out) {
     D.takeClient().release(); // the parent's; it is not ours to destroy
     D.setClient(new IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
     D.setIgnoreAllWarnings(true);
-    PipelineOptions Opts = S.Opts;
-    Opts.MainSplit.Active = true;
-    Opts.MainSplit.Split = Split.End;
-    Opts.MainSplit.TextEnd = static_cast<unsigned>(Text.size());
     ChildAnalysis = createAnalysisConsumer(
-        CI, Opts, ChildOut, [this](CompilerInstance &C, PipelineOutput &O) { childDone(C, O); });
+        CI, splitOptions(), ChildOut, [this](CompilerInstance &C, PipelineOutput &O) { childDone(C, O); });
     return true;
   }
   close(Fds[1]);
@@ -665,35 +677,27 @@ void OneParse::childDone(CompilerInstance &C, PipelineOutput &Out) {
     DW.u32(static_cast<uint32_t>(D.Level));
     Loc(D.Loc);
     DW.str(D.Message);
-    DW.u32(static_cast<uint32_t>(D.FixIts.size()));
-    for (const PendingFixIt &F : D.FixIts) {
+    DW.list(D.FixIts, [&](const PendingFixIt &F) {
       Loc(F.Loc);
       DW.u32(F.RemoveLength);
       DW.str(F.Text);
-    }
-    DW.u32(static_cast<uint32_t>(D.Notes.size()));
-    for (const PendingDiag &N : D.Notes)
-      Diag(N);
+    });
+    DW.list(D.Notes, Diag);
   };
-  DW.u32(static_cast<uint32_t>(Out.Diags.size()));
-  for (const PendingDiag &D : Out.Diags)
-    Diag(D);
+  DW.list(Out.Diags, Diag);
 
+  std::vector<std::pair<std::string, std::string>> FileTexts;
+  for (FileID F : Files) {
+    OptionalFileEntryRef FE = CSM.getFileEntryRefForID(F);
+    FileTexts.push_back({(FE ? FE->getName() : CSM.getBufferOrFake(F).getBufferIdentifier()).str(),
+                         CSM.getBufferData(F).str()});
+  }
   W.u32(Out.Changed);
   W.u32(Out.SourceHadErrors);
   W.u32(Out.Errors);
   W.str(Out.Rewritten);
-  W.u32(static_cast<uint32_t>(Out.Headers.size()));
-  for (const auto &[Path, Body] : Out.Headers) {
-    W.str(Path);
-    W.str(Body);
-  }
-  W.u32(static_cast<uint32_t>(Files.size()));
-  for (FileID F : Files) {
-    OptionalFileEntryRef FE = CSM.getFileEntryRefForID(F);
-    W.str(FE ? FE->getName() : CSM.getBufferOrFake(F).getBufferIdentifier());
-    W.str(CSM.getBufferData(F));
-  }
+  W.texts(Out.Headers);
+  W.texts(FileTexts);
   W.Out += DW.Out;
   const char *P = W.Out.data();
   size_t Left = W.Out.size();
@@ -711,15 +715,11 @@ void OneParse::childDone(CompilerInstance &C, PipelineOutput &Out) {
 }
 
 bool OneParse::analyseNested(PipelineOutput &Out) {
-  PipelineOptions Opts = S.Opts;
-  Opts.MainSplit.Active = true;
-  Opts.MainSplit.Split = Split.End;
-  Opts.MainSplit.TextEnd = static_cast<unsigned>(Text.size());
-  if (!analyseInOwnParse(CI, Opts, Out))
+  if (!analyseInOwnParse(CI, splitOptions(), Out))
     return false;
   if (!Out.SourceHadErrors)
     for (const std::string &M : writeOutputs(S, Main.getName(), Text, Out))
-    Out.Diags.push_back({DiagnosticsEngine::Error, SourceLocation(), M, {}, {}});
+      Out.Diags.push_back({DiagnosticsEngine::Error, SourceLocation(), M, {}, {}});
   return true;
 }
 
@@ -730,22 +730,7 @@ void OneParse::apply(PipelineOutput &Out) {
   emitDiagnostics(CI.getDiagnostics(), Out.Diags, [](SourceLocation L) { return L; });
   if (!Out.Changed)
     return; // the text as written follows the split, as it is
-  FileManager &FM = CI.getFileManager();
-  for (const auto &[Path, Body] : Out.Headers) {
-    OptionalFileEntryRef HE = FM.getOptionalFileRef(Path);
-    if (!HE) {
-      CI.getDiagnostics().Report(CI.getDiagnostics().getCustomDiagID(
-          DiagnosticsEngine::Error, "clustrix: cannot replace included file '%0'"))
-          << Path;
-      continue;
-    }
-    if (SM.translateFile(*HE).isValid()) {
-      warn("'" + Path + "' was read before the analysis ended; its annotated loops run as "
-           "written (-fplugin-arg-clustrix-parse=twice rewrites it)");
-      continue;
-    }
-    SM.overrideFileContents(*HE, llvm::MemoryBuffer::getMemBufferCopy(Body, HE->getName()));
-  }
+  replaceHeaders(CI, Out.Headers);
   const std::string &New = Out.Rewritten;
   if (New.size() < Split.End || New.compare(0, Split.End, Text, 0, Split.End) != 0) {
     warn("the rewritten file changed the lines before line " +
@@ -755,7 +740,6 @@ void OneParse::apply(PipelineOutput &Out) {
     return;
   }
   llvm::StringRef Rest = llvm::StringRef(New).drop_front(Split.End);
-  std::string EndLine = "\n\n#pragma " + EndName + "\n";
   if (Split.End + Rest.size() + EndLine.size() <= Capacity) {
     writeAt(Split.End, Rest);
     writeAt(Split.End + static_cast<unsigned>(Rest.size()), EndLine);
@@ -782,15 +766,20 @@ void OneParse::apply(PipelineOutput &Out) {
 /// Counts the `cluster::` spellings of Text, for the room its rewritten text needs.
 size_t annotationCount(llvm::StringRef Text) {
   size_t Count = 0;
-  for (size_t Pos = 0; (Pos = Text.find("cluster", Pos)) != llvm::StringRef::npos; Pos += 7)
-    if (mayContainAnnotations(Text.substr(Pos, 64).take_until([](char C) { return C == '\n'; })))
-      ++Count;
+  for (size_t Pos = findAnnotation(Text); Pos != llvm::StringRef::npos;
+       Pos = findAnnotation(Text, Pos + 7))
+    ++Count;
   return Count;
 }
 
 } // namespace
 
 bool clustrix::InOwnParse = false;
+
+void clustrix::pluginLog(const std::string &Message) {
+  if (std::getenv("CLUSTRIX_PLUGIN_LOG"))
+    llvm::errs() << "clustrix plugin: " << Message << "\n";
+}
 
 bool clustrix::analyseInOwnParse(CompilerInstance &CI, const PipelineOptions &Opts,
                                  PipelineOutput &Out) {
@@ -857,6 +846,31 @@ bool clustrix::analyseInOwnParse(CompilerInstance &CI, const PipelineOptions &Op
   return true;
 }
 
+void clustrix::replaceHeaders(CompilerInstance &CI,
+                              const std::vector<std::pair<std::string, std::string>> &Headers) {
+  DiagnosticsEngine &D = CI.getDiagnostics();
+  SourceManager &SM = CI.getSourceManager();
+  for (const auto &[Path, Body] : Headers) {
+    OptionalFileEntryRef HE = CI.getFileManager().getOptionalFileRef(Path);
+    if (!HE) {
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "clustrix: cannot replace included file '%0'"))
+          << Path;
+      continue;
+    }
+    // Replacing a file the compile has read would change the text under its locations.
+    if (SM.translateFile(*HE).isValid()) {
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Warning,
+                                 "clustrix: '%0' was read before the analysis ended; its "
+                                 "annotated loops run as written "
+                                 "(-fplugin-arg-clustrix-parse=twice rewrites it)"))
+          << Path;
+      continue;
+    }
+    SM.overrideFileContents(*HE, llvm::MemoryBuffer::getMemBufferCopy(Body, HE->getName()));
+  }
+}
+
 std::vector<std::string> clustrix::writeOutputs(const OneParseSettings &S,
                                                 llvm::StringRef MainName, llvm::StringRef Text,
                                                 const PipelineOutput &Out) {
@@ -886,16 +900,16 @@ std::unique_ptr<ASTConsumer> clustrix::setUpOneParse(CompilerInstance &CI, FileE
   std::string Tag = llvm::utohexstr(Hash, /*LowerCase=*/true);
   P->EndName = "__clustrix_end_" + Tag;
   P->EnterName = "__clustrix_rest_" + Tag;
-  // A last line that ends in a backslash would join the pragma's line.
-  std::string EndLine = "\n\n#pragma " + P->EndName + "\n";
+  P->EndLine = "\n\n#pragma " + P->EndName + "\n";
   // Room for the rewritten text: each loop adds its host code and kernel text (a few KiB to a
   // few tens of KiB), and the text itself may grow with what loops clone.
   size_t Rest = P->Text.size() - Split.End;
   size_t Room = 4 * Rest + (annotationCount(P->Text) + 1) * (64u << 10) + (256u << 10);
   if (const char *E = std::getenv("CLUSTRIX_PLUGIN_ROOM")) // the tests' way to the overflow path
     Room = std::strtoul(E, nullptr, 10);
-  P->Capacity = P->Text.size() + EndLine.size() + Room;
-  auto Buf = std::make_unique<SplitBuffer>(P->Text, EndLine, P->Capacity, Main.getName().str());
+  P->Capacity = P->Text.size() + P->EndLine.size() + Room;
+  auto Buf =
+      std::make_unique<SplitBuffer>(P->Text, P->EndLine, P->Capacity, Main.getName().str());
   P->Buffer = Buf.get();
   SourceManager &SM = CI.getSourceManager();
   SM.overrideFileContents(Main, std::move(Buf));

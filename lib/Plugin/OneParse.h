@@ -72,6 +72,12 @@ std::unique_ptr<clang::ASTConsumer> setUpOneParse(clang::CompilerInstance &CI,
 std::vector<std::string> writeOutputs(const OneParseSettings &S, llvm::StringRef MainName,
                                       llvm::StringRef Text, const PipelineOutput &Out);
 
+/// Replaces the project's included files that the analysis rewrote ((path, text) pairs), before
+/// the compile opens them: an error for one that cannot be found, a warning (and the file as
+/// written) for one the compile has already read.
+void replaceHeaders(clang::CompilerInstance &CI,
+                    const std::vector<std::pair<std::string, std::string>> &Headers);
+
 /// Analyses CI's main file as written (read from its file, not CI's SourceManager) in a parse
 /// of its own, with Opts: `parse=twice`, and the one-parse compile where it cannot fork. The
 /// diagnostics' locations are mapped to copies of their files in CI's SourceManager. Returns

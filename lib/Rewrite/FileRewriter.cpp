@@ -298,7 +298,6 @@ void FileRewriter::macrosAsAt(SourceRange Range, unsigned At, std::string &Befor
 void FileRewriter::setSplit(unsigned Split, unsigned TextEnd) {
   if (TextEnd < Clean.size())
     Clean.resize(TextEnd);
-  HasSplit = true;
   RuntimeAt = std::min<unsigned>(Split, Clean.size());
 }
 
@@ -308,31 +307,22 @@ std::string FileRewriter::result() const {
   std::vector<Edit> Sorted;
   if (NeedsRuntime) {
     // The runtime's header uses its own names (`T`, `N`, `Lo`): a user's macro with one of them
-    // (`-DN=1000`, or a `#define` before the split) is kept out of it, and restored after it.
-    // Reserved names (`__cplusplus`, `_GNU_SOURCE`) configure it and the system headers: they
-    // stay, as do macros of system headers and the runtime's own.
+    // defined where the header goes (`-DN=1000`, an -include file's, or a `#define` before the
+    // split) is kept out of it, and restored after it. Reserved names (`__cplusplus`,
+    // `_GNU_SOURCE`) configure it and the system headers: they stay, as do macros of system
+    // headers and the runtime's own.
     SourceLocation At = SM.getComposedLoc(File, RuntimeAt);
     std::vector<std::string> User;
     if (PP)
       for (const auto &[II, State] : PP->macros()) {
-        if (II->getName().starts_with("_") || !runtimeNames().count(II->getName().str()))
+        if (II->getName().starts_with("_") || !runtimeNames().count(II->getName().str()) ||
+            runtimeMacros().count(II->getName().str()))
           continue;
-        if (HasSplit) {
-          const MacroInfo *MI = PP->getMacroDefinitionAtLoc(II, At).getMacroInfo();
-          if (!MI || runtimeMacros().count(II->getName().str()))
-            continue;
-          SourceLocation D = MI->getDefinitionLoc();
-          if (D.isValid() && (SM.isWrittenInCommandLineFile(D) ||
-                              (!SM.isWrittenInBuiltinFile(D) && !SM.isInSystemHeader(D))))
-            User.push_back(II->getName().str());
-          continue;
-        }
-        for (const MacroDirective *MD = PP->getLocalMacroDirectiveHistory(II); MD;
-             MD = MD->getPrevious())
-          if (MD->getLocation().isValid() && SM.isWrittenInCommandLineFile(MD->getLocation())) {
-            User.push_back(II->getName().str());
-            break;
-          }
+        const MacroInfo *MI = PP->getMacroDefinitionAtLoc(II, At).getMacroInfo();
+        SourceLocation D = MI ? MI->getDefinitionLoc() : SourceLocation();
+        if (D.isValid() && (SM.isWrittenInCommandLineFile(D) ||
+                            (!SM.isWrittenInBuiltinFile(D) && !SM.isInSystemHeader(D))))
+          User.push_back(II->getName().str());
       }
     std::sort(User.begin(), User.end());
     std::string Head;

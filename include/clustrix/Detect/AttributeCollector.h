@@ -49,6 +49,10 @@ private:
 /// passed through with no second parse.
 bool mayContainAnnotations(llvm::StringRef Text);
 
+/// Where the first spelling that mayContainAnnotations looks for starts, at or after From;
+/// npos when there is none.
+size_t findAnnotation(llvm::StringRef Text, size_t From = 0);
+
 } // namespace clustrix
 
 #endif // CLUSTRIX_DETECT_ATTRIBUTECOLLECTOR_H

@@ -100,7 +100,6 @@ private:
   std::vector<std::pair<std::string, std::string>> AheadOfTime;
   bool Changed = false;
   bool NeedsRuntime = false;
-  bool HasSplit = false;
   unsigned RuntimeAt = 0; ///< Where the runtime's header goes (setSplit).
   clang::Preprocessor *PP = nullptr;
 
