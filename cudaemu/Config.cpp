@@ -193,6 +193,13 @@ bool readConfig(const std::function<const char *(const char *)> &Get, EmuConfig 
   }
   if (const char *X = Get("CLUSTRIX_EMU_CXX"); X && *X)
     C.Cxx = X;
+  if (const char *L = Get("CLUSTRIX_EMU_COPY_LATENCY"); L && *L) {
+    if (!parseCount(L, 1000000, C.CopyLatencyUs)) {
+      Err = std::string("CLUSTRIX_EMU_COPY_LATENCY: '") + L +
+            "' is not a count of microseconds (0 to 1000000)";
+      return false;
+    }
+  }
   Out = std::move(C);
   return true;
 }

@@ -41,6 +41,10 @@ struct EmuConfig {
   std::vector<int> Sms;         ///< Multiprocessors, one per device.
   std::vector<FaultRule> Faults;
   std::string Cxx;              ///< Compiler for kernels; empty: the one built in.
+  /// Microseconds an asynchronous copy (one from or to pinned host memory) waits on its
+  /// stream before it moves its bytes, as a link would: a host that reuses a buffer before
+  /// the copy that reads it ended then sees the wrong bytes arrive.
+  uint64_t CopyLatencyUs = 0;
 };
 
 /// Default memory of a device.

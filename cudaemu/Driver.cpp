@@ -8,10 +8,12 @@
 //===----------------------------------------------------------------------===//
 #include "Device.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <thread>
 #include <tuple>
 #include <fcntl.h>
 #include <unistd.h>
@@ -107,7 +109,10 @@ CUresult submitCopy(Device &D, CUstream S, bool PinnedHost, std::function<void()
     return D.Sticky.load();
   }
   Device *Dev = &D;
-  St->enqueue([Dev, Op = std::move(Op)] {
+  uint64_t Latency = PinnedHost ? Emulator::get()->Config.CopyLatencyUs : 0;
+  St->enqueue([Dev, Latency, Op = std::move(Op)] {
+    if (Latency)
+      std::this_thread::sleep_for(std::chrono::microseconds(Latency));
     if (!Dev->Sticky.load()) // a lost device copies nothing
       Op();
   });

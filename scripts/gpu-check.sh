@@ -147,6 +147,13 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchLoops" ]; then
     env CLUSTRIX_DEVICES=cuda CLUSTRIX_LOG=debug "$B/bin/BenchLoops" clustrix $what \
       $([ $what = jacobi ] && echo 1024 || echo 8000000) 3 2>&1 | grep -E "ms (allocating|computing)|median" | tail -3
   done
+  # Staging packed by one thread against the default (up to four), interleaved, three times.
+  for r in 1 2 3; do
+    for pt in 1 0; do
+      echo "saxpy 8000000, pack_threads=$pt: $(env CLUSTRIX_DEVICES=cuda CLUSTRIX_PACK_THREADS=$pt \
+        "$B/bin/BenchLoops" clustrix saxpy 8000000 7 2>&1 | tail -1)" | tee -a "$LOGS/pack-threads.txt"
+    done
+  done
 fi
 if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
   echo "== Iterative work against hand-written CUDA that keeps its data resident"
@@ -172,6 +179,20 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
       done
     done
     python3 bench/resident/steps.py "$LOGS/jacobi-steps.txt" 10 1010
+    # Where a resident sweep's time goes, where Nsight Systems is installed: kernels and API calls.
+    NSYS=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
+    if [ -n "$NSYS" ]; then
+      for who in clx hw; do
+        if [ $who = clx ]; then cmd=(env CLUSTRIX_DEVICES=cuda "$B/bin/BenchIter" clustrix jacobi-steps 1024 200)
+        else cmd=("$hw" jacobi-steps 1024 200); fi
+        timeout 120 "$NSYS" profile -o "$LOGS/nsys-$who" --force-overwrite true --stats=true "${cmd[@]}" \
+          >"$LOGS/nsys-$who.txt" 2>&1
+        echo "nsys, $who, jacobi 200 steps:"
+        grep -A8 -E "cuda_gpu_kern_sum|cuda_api_sum" "$LOGS/nsys-$who.txt" | cut -c1-200
+      done
+    else
+      echo "no nsys on this machine"
+    fi
     echo "jacobi clustrix, residency off, 100 steps: $(env CLUSTRIX_DEVICES=cuda CLUSTRIX_RESIDENCY=off \
       "$B/bin/BenchIter" clustrix jacobi-steps 1024 100)"
     # Stream: the kernels alone (hand-written), the loops called from a timed host loop
@@ -193,6 +214,13 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
     done
     # Five arrays of 2^28 bytes a step (copy reads and writes two, triad three).
     python3 bench/resident/steps.py "$LOGS/stream-steps.txt" 20 2020 --bytes-per-step $((5 * 8 << 25))
+    # The copies of a resident run (three ranges of 2^28 bytes in once, two back), timed from
+    # the trace: a resident range's first copy goes from the user's (pageable) memory.
+    for r in 1 2 3; do
+      env CLUSTRIX_DEVICES=cuda CLUSTRIX_TRACE="$LOGS/stream-trace.$r.json" "$B/bin/BenchIter" \
+        clustrix stream-steps $((1 << 25)) 20 >/dev/null
+      python3 bench/resident/copies.py "$LOGS/stream-trace.$r.json"
+    done
   else
     bad "nvcc builds bench/gpu/HandWritten.cu"; tail -20 "$LOGS/hw.build.log"
   fi

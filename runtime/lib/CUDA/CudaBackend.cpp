@@ -3,8 +3,11 @@
 // The CUDA backend: discovery through the driver, and chunks as pipelines of sub-chunks (one when
 // the share fits free memory), which the generic driver (Exec/) runs as Backend.h's pieces:
 // sub-chunk S is copied in and launched on stream S % 2 while sub-chunk S - 1 is copied out.
-// Copies go through the device's pinned staging buffer in pieces of at most half its size (one
-// half per stream), so pinned memory stays bounded.
+// Copies go through the device's pinned staging buffer in pieces of at most a quarter of its size
+// (one half per stream, two pieces in flight in each), so pinned memory stays bounded and the
+// host packs one piece while the link moves the other. The device data table's large copies
+// (a resident range's first copy in, its copy back) take the same two-piece pipeline through a
+// pinned buffer of their own.
 //
 //===----------------------------------------------------------------------===//
 #include "CUDA/CudaBackend.h"
@@ -66,6 +69,14 @@ private:
   /// After a copy to the host was queued (Queued) or failed with Code: waits for it, so that
   /// it is complete when toHost returns, and marks the device lost on a sticky error.
   bool completeToHost(bool Queued, CUresult Code, std::string &Err);
+  /// cuStreamSynchronize of stream 0, with its trace event.
+  bool sync0(CUresult &Code, std::string &Err);
+  /// The table's pinned staging (CopyM held, context current): allocated at the first use;
+  /// null when there is none (pinned_staging_bytes 0, or pinned memory refused).
+  bool copyStaging();
+  /// A copy of StagedCopyMin bytes or more through the table's staging (CopyM held).
+  bool stagedToDevice(uint64_t Dst, const char *Src, size_t Bytes, std::string &Err);
+  bool stagedToHost(char *Dst, uint64_t Src, size_t Bytes, std::string &Err);
   DeviceState &S;
   int Ordinal;
 };
@@ -80,6 +91,13 @@ struct DeviceState {
   CUstream Streams[2] = {nullptr, nullptr};
   char *Staging = nullptr;   // pinned, two halves, one per stream
   size_t Half = 0;
+  /// The device data table's staging (CudaMemory): its own pinned buffer, as the table may copy
+  /// back from any thread while a chunk uses Staging. Allocated at the first copy that takes
+  /// it; CopyM serializes its users (all on stream 0).
+  std::mutex CopyM;
+  bool CopyStagingTried = false;
+  char *CopyStaging = nullptr;
+  size_t CopyHalf = 0;
   std::map<std::pair<std::string, uint64_t>, CUfunction> Kernels;
   /// Per ahead-of-time kernel, whether its rounding probe matched the host.
   std::map<std::pair<std::string, uint64_t>, bool> Probes;
@@ -190,6 +208,56 @@ thread_local CUcontext ThreadContext = nullptr;
 /// Errors after which the context cannot be used again.
 bool sticky(CUresult R) { return (R >= 700 && R <= 720) || R == 999 || R == CUDA_ERROR_DEINITIALIZED; }
 
+/// The threads that fill and empty staging memory (pack_threads; 0: up to 4, no more than the
+/// machine's hardware threads).
+unsigned packThreads() {
+  unsigned N = activeConfig().PackThreads;
+  if (N == 0)
+    N = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+  return N;
+}
+
+/// Moves N pieces from the host to a device through two pinned buffers, so that the host packs
+/// piece K + 1 into one while the link reads piece K from the other. Pack(K, Buf) fills a
+/// buffer; Issue(K, Buf) queues its transfer on the stream that Sync waits for. A buffer is
+/// packed only once the stream is done with it: the first pack waits for whatever the stream
+/// still does (an earlier copy may read either buffer), and each transfer is queued only after
+/// the one before it finished, which frees that one's buffer for the next pack. The last
+/// transfer may still run on return; the buffers' next user starts with a Sync.
+template <typename PackFn, typename IssueFn, typename SyncFn>
+bool pipelineToDevice(size_t N, char *const Buf[2], PackFn Pack, IssueFn Issue, SyncFn Sync) {
+  if (N > 0 && !Sync())
+    return false;
+  for (size_t K = 0; K < N; ++K) {
+    Pack(K, Buf[K % 2]);
+    if ((K > 0 && !Sync()) || !Issue(K, Buf[K % 2]))
+      return false;
+  }
+  return true;
+}
+
+/// The reverse: the link writes piece K + 1 into one buffer while the host unpacks piece K from
+/// the other. Transfers queue in stream order behind the work that produced the data. Returns
+/// with every transfer complete and unpacked.
+template <typename IssueFn, typename UnpackFn, typename SyncFn>
+bool pipelineToHost(size_t N, char *const Buf[2], IssueFn Issue, UnpackFn Unpack, SyncFn Sync) {
+  if (N > 0 && !Issue(0, Buf[0]))
+    return false;
+  for (size_t K = 0; K < N; ++K) {
+    if (!Sync() || (K + 1 < N && !Issue(K + 1, Buf[(K + 1) % 2])))
+      return false;
+    Unpack(K, Buf[K % 2]);
+  }
+  return true;
+}
+
+/// Copies of the device data table this large or larger go through pinned staging, packed by
+/// several threads, with packing and transfer overlapped; smaller ones go directly from
+/// pageable memory (the driver stages them itself, at a fraction of the link's speed).
+constexpr size_t StagedCopyMin = size_t(4) << 20;
+/// Most pinned memory the device data table's staging takes (two halves).
+constexpr uint64_t MaxCopyStagingBytes = uint64_t(32) << 20;
+
 // --- CudaMemory ----------------------------------------------------------------------------------
 // The table calls a device's allocate, toDevice and within only from the chunk that holds the
 // device (its lock held, its context current); toHost and fromPeer's source from any thread,
@@ -235,11 +303,78 @@ void CudaMemory::free(uint64_t Ptr, size_t) {
   memFree(Api, S, Ptr);
 }
 
+bool CudaMemory::sync0(CUresult &Code, std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  std::optional<trace::Span> Sp;
+  if (trace::on())
+    syncSpan(Sp, Ordinal, "cuStreamSynchronize");
+  return CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
+}
+
+bool CudaMemory::copyStaging() {
+  if (!S.CopyStagingTried) {
+    S.CopyStagingTried = true;
+    uint64_t Want = std::min(activeConfig().PinnedStagingBytes, MaxCopyStagingBytes);
+    void *P = nullptr;
+    if (Want >= 2 * 4096 && DriverApi::get().cuMemAllocHost(&P, size_t(Want)) == CUDA_SUCCESS) {
+      S.CopyStaging = static_cast<char *>(P);
+      S.CopyHalf = size_t(Want / 2);
+    }
+  }
+  return S.CopyStaging != nullptr;
+}
+
+bool CudaMemory::stagedToDevice(uint64_t Dst, const char *Src, size_t Bytes, std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  const size_t Half = S.CopyHalf;
+  char *const Buf[2] = {S.CopyStaging, S.CopyStaging + Half};
+  const unsigned Threads = packThreads();
+  CUresult Code = CUDA_SUCCESS;
+  auto Size = [&](size_t K) { return std::min(Half, Bytes - K * Half); };
+  bool Ok = pipelineToDevice(
+      (Bytes + Half - 1) / Half, Buf,
+      [&](size_t K, char *B) { copyRows(B, 0, Src + K * Half, 0, 1, Size(K), Threads); },
+      [&](size_t K, char *B) {
+        return CLUSTRIX_CU_CODE(Api, Err, Code,
+                                cuMemcpyHtoDAsync(Dst + K * Half, B, Size(K), S.Streams[0]));
+      },
+      [&] { return sync0(Code, Err); });
+  if (!Ok && sticky(Code))
+    S.Lost = true;
+  return Ok;
+}
+
+bool CudaMemory::stagedToHost(char *Dst, uint64_t Src, size_t Bytes, std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  const size_t Half = S.CopyHalf;
+  char *const Buf[2] = {S.CopyStaging, S.CopyStaging + Half};
+  const unsigned Threads = packThreads();
+  CUresult Code = CUDA_SUCCESS;
+  auto Size = [&](size_t K) { return std::min(Half, Bytes - K * Half); };
+  bool Ok = pipelineToHost(
+      (Bytes + Half - 1) / Half, Buf,
+      [&](size_t K, char *B) {
+        return CLUSTRIX_CU_CODE(Api, Err, Code,
+                                cuMemcpyDtoHAsync(B, Src + K * Half, Size(K), S.Streams[0]));
+      },
+      [&](size_t K, char *B) { copyRows(Dst + K * Half, 0, B, 0, 1, Size(K), Threads); },
+      [&] { return sync0(Code, Err); });
+  if (!Ok && sticky(Code))
+    S.Lost = true;
+  return Ok;
+}
+
 bool CudaMemory::toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err) {
   const DriverApi &Api = DriverApi::get();
+  if (!current(Err))
+    return false;
+  if (Bytes >= StagedCopyMin) {
+    std::lock_guard<std::mutex> G(S.CopyM);
+    if (copyStaging())
+      return stagedToDevice(Dst, static_cast<const char *>(Src), Bytes, Err);
+  }
   CUresult Code = CUDA_SUCCESS;
-  bool Ok = current(Err) &&
-            CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyHtoDAsync(Dst, Src, Bytes, S.Streams[0]));
+  bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyHtoDAsync(Dst, Src, Bytes, S.Streams[0]));
   if (!Ok && sticky(Code))
     S.Lost = true;
   return Ok;
@@ -247,9 +382,15 @@ bool CudaMemory::toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::stri
 
 bool CudaMemory::toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err) {
   const DriverApi &Api = DriverApi::get();
+  if (!current(Err))
+    return false;
+  if (Bytes >= StagedCopyMin) {
+    std::lock_guard<std::mutex> G(S.CopyM);
+    if (copyStaging())
+      return stagedToHost(static_cast<char *>(Dst), Src, Bytes, Err);
+  }
   CUresult Code = CUDA_SUCCESS;
-  bool Ok = current(Err) &&
-            CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyDtoHAsync(Dst, Src, Bytes, S.Streams[0]));
+  bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyDtoHAsync(Dst, Src, Bytes, S.Streams[0]));
   return completeToHost(Ok, Code, Err);
 }
 
@@ -569,15 +710,6 @@ Memcpy3D pieceCopy(const BoxCopy &C, const Piece &P, bool ToDevice, const char *
   M.Height = P.Rows;
   M.Depth = 1;
   return M;
-}
-
-/// The threads that fill and empty staging memory (pack_threads; 0: up to 4, no more than the
-/// machine's hardware threads).
-unsigned packThreads() {
-  unsigned N = activeConfig().PackThreads;
-  if (N == 0)
-    N = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
-  return N;
 }
 
 /// Packs one piece of the host array into dense staging memory.
@@ -900,17 +1032,17 @@ private:
       }
       return true;
     }
-    char *Dense = S.Staging + Sc.Stream * S.Half;
-    for (const Piece &P : piecesOf(C, S.Half)) {
-      // The staging half may still feed the previous piece's copy.
-      if (!sync(St, Err))
-        return false;
-      stagePiece(C, P, Host, Dense);
-      Memcpy3D M = pieceCopy(C, P, /*ToDevice=*/true, Host, Dense, Sc.Buffers[R]);
-      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))))
-        return false;
-    }
-    return true;
+    // The stream's half of staging, as two buffers: one packed while the other is copied.
+    const size_t Quarter = S.Half / 2;
+    char *const Buf[2] = {S.Staging + Sc.Stream * S.Half, S.Staging + Sc.Stream * S.Half + Quarter};
+    std::vector<Piece> Pieces = piecesOf(C, Quarter);
+    return pipelineToDevice(
+        Pieces.size(), Buf, [&](size_t K, char *B) { stagePiece(C, Pieces[K], Host, B); },
+        [&](size_t K, char *B) {
+          Memcpy3D M = pieceCopy(C, Pieces[K], /*ToDevice=*/true, Host, B, Sc.Buffers[R]);
+          return check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St)));
+        },
+        [&] { return sync(St, Err); });
   }
 
   /// Copies a device box into Dense (the box's elements, packed), through staging if any.
@@ -926,18 +1058,34 @@ private:
     if (trace::on())
       copySpan(Sp, Dev.Index, "D2H", uint64_t(C.WidthBytes) * C.Height * C.Depth, name(), "host",
                Info.Regions[R].Name);
-    size_t Limit = S.Staging ? S.Half : C.WidthBytes * C.Height;
-    for (const Piece &P : piecesOf(C, std::max<size_t>(Limit, 1))) {
-      char *Out = Dense.data() + (P.Z * C.Height + P.Y0) * C.WidthBytes + P.X0;
-      char *Stage = S.Staging ? S.Staging + Sc.Stream * S.Half : nullptr;
-      Memcpy3D M = pieceCopy(C, P, /*ToDevice=*/false, nullptr, Stage ? Stage : Out,
-                             Sc.Buffers[R]);
-      if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))) || !sync(St, Err))
-        return false;
-      if (Stage)
-        copyRows(Out, C.WidthBytes, Stage, P.Width, P.Rows, P.Width, packThreads());
+    auto OutOf = [&](const Piece &P) {
+      return Dense.data() + (P.Z * C.Height + P.Y0) * C.WidthBytes + P.X0;
+    };
+    if (!S.Staging) {
+      for (const Piece &P : piecesOf(C, std::max<size_t>(C.WidthBytes * C.Height, 1))) {
+        Memcpy3D M = pieceCopy(C, P, /*ToDevice=*/false, nullptr, OutOf(P), Sc.Buffers[R]);
+        if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))) ||
+            !sync(St, Err))
+          return false;
+      }
+      return true;
     }
-    return true;
+    // As copyBoxIn: the link fills one quarter while the host empties the other.
+    const size_t Quarter = S.Half / 2;
+    char *const Buf[2] = {S.Staging + Sc.Stream * S.Half, S.Staging + Sc.Stream * S.Half + Quarter};
+    std::vector<Piece> Pieces = piecesOf(C, Quarter);
+    const unsigned Threads = packThreads();
+    return pipelineToHost(
+        Pieces.size(), Buf,
+        [&](size_t K, char *B) {
+          Memcpy3D M = pieceCopy(C, Pieces[K], /*ToDevice=*/false, nullptr, B, Sc.Buffers[R]);
+          return check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St)));
+        },
+        [&](size_t K, char *B) {
+          const Piece &P = Pieces[K];
+          copyRows(OutOf(P), C.WidthBytes, B, P.Width, P.Rows, P.Width, Threads);
+        },
+        [&] { return sync(St, Err); });
   }
 
   /// cuStreamSynchronize(St), checked, with its trace event.

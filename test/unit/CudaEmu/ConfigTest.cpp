@@ -66,6 +66,18 @@ TEST(CudaEmuConfigTest, ListsGiveOneValuePerDeviceAndTheLastRepeats) {
   EXPECT_FALSE(readFrom({{"CLUSTRIX_EMU_GPU_SMS", "0"}}, C, Err));
 }
 
+TEST(CudaEmuConfigTest, CopyLatencyIsMicroseconds) {
+  EmuConfig C;
+  std::string Err;
+  ASSERT_TRUE(readFrom({}, C, Err)) << Err;
+  EXPECT_EQ(C.CopyLatencyUs, 0u);
+  ASSERT_TRUE(readFrom({{"CLUSTRIX_EMU_COPY_LATENCY", "300"}}, C, Err)) << Err;
+  EXPECT_EQ(C.CopyLatencyUs, 300u);
+  EXPECT_FALSE(readFrom({{"CLUSTRIX_EMU_COPY_LATENCY", "1ms"}}, C, Err));
+  EXPECT_EQ(Err, "CLUSTRIX_EMU_COPY_LATENCY: '1ms' is not a count of microseconds (0 to 1000000)");
+  EXPECT_FALSE(readFrom({{"CLUSTRIX_EMU_COPY_LATENCY", "1000001"}}, C, Err));
+}
+
 TEST(CudaEmuConfigTest, FaultRules) {
   std::vector<FaultRule> R;
   std::string Err;

@@ -1,0 +1,37 @@
+"""copies.py TRACE: the copies of a Clustrix trace (CLUSTRIX_TRACE, Chrome trace event format),
+summed per direction and per kind of host memory: bytes, host time spent in the copy calls and
+the bandwidth that makes. A copy from or to pageable memory is synchronous for the host (the
+driver stages it), so its span is its duration; one through the pinned staging buffer is timed
+from its pack to its completion. Prints one line per direction, and the largest single copy of
+each direction on its own (a resident range's first copy is usually the largest)."""
+import json
+import sys
+from collections import defaultdict
+
+if len(sys.argv) != 2:
+    raise SystemExit(__doc__)
+with open(sys.argv[1]) as f:
+    data = json.load(f)
+events = data["traceEvents"] if isinstance(data, dict) else data
+sums = defaultdict(lambda: [0, 0.0, 0])  # dir -> bytes, us, count
+largest = {}
+for e in events:
+    if e.get("cat") != "copy" or e.get("ph") != "X":
+        continue
+    a = e.get("args", {})
+    d, b, us = a.get("dir", "?"), int(a.get("bytes", 0)), float(e.get("dur", 0))
+    s = sums[d]
+    s[0] += b
+    s[1] += us
+    s[2] += 1
+    if b > largest.get(d, (0, 0.0, ""))[0]:
+        largest[d] = (b, us, a.get("array", ""))
+if not sums:
+    raise SystemExit("copies.py: no copy events in %s (was CLUSTRIX_TRACE set?)" % sys.argv[1])
+for d in sorted(sums):
+    b, us, n = sums[d]
+    print("%s: %d copies, %.1f MiB in %.2f ms: %.1f GB/s" % (d, n, b / 2**20, us / 1e3,
+                                                             b / (us * 1e3) if us else 0))
+    lb, lus, arr = largest[d]
+    print("  largest: %.1f MiB (%s) in %.2f ms: %.1f GB/s" % (lb / 2**20, arr, lus / 1e3,
+                                                             lb / (lus * 1e3) if lus else 0))
