@@ -392,7 +392,8 @@ bool runFastWide(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
   if (!Lock.owns_lock() || S.Fast.load(std::memory_order_relaxed) != SiteState::FastWide ||
       S.FastConfig.load(std::memory_order_relaxed) != &Config || S.Config != &Config ||
       S.FastTrip.load(std::memory_order_relaxed) != Args.TripCount ||
-      S.FastAlign.load(std::memory_order_relaxed) != Args.BoxAlign || !S.hasPlan())
+      S.FastAlign.load(std::memory_order_relaxed) != Args.BoxAlign || !S.hasPlan() ||
+      S.CanLose) // lanes that may be lost are looked at again each call (refresh)
     return false;
   uint64_t N = S.Countdown.load(std::memory_order_relaxed);
   if (N == 0 || !S.checks(Info, Args).empty())

@@ -37,6 +37,7 @@ void SiteState::refresh(const LoopInfo &Info, const LoopArgs &Args, const Runtim
     publish(C, 0, 0, FastNone, 0);
   }
   const LaneSet &All = lanesFor(C.Devices);
+  PrevUsable.swap(Usable);
   Usable.clear();
   Usable.reserve(All.Lanes.size());
   std::string Why; // why an accelerator backend cannot run the loop
@@ -74,7 +75,9 @@ void SiteState::refresh(const LoopInfo &Info, const LoopArgs &Args, const Runtim
                                : Why));
     }
   }
-  if (CanLose) // the lanes may differ from call to call
+  // A lane lost since the last call (or found again) changes the lanes: the plan made for
+  // the old ones is void. The same lanes keep it, and so the checks made for it.
+  if (CanLose && Usable != PrevUsable)
     HavePlan = false;
 }
 
@@ -100,7 +103,7 @@ const Plan &SiteState::plan(const Decision &D, uint64_t Trip, uint64_t Align) {
     CachedPlan = planCyclic(Trip, D.NumLanes, D.ChunkSize);
   else
     CachedPlan = planDynamic(Trip, D.NumLanes, D.ChunkSize);
-  HavePlan = !CanLose;
+  HavePlan = true;
   ++PlanGeneration;
   PlanTrip = Trip;
   PlanAlign = Align;
@@ -170,9 +173,20 @@ const std::string &SiteState::checks(const LoopInfo &Info, const LoopArgs &Args)
   BoxFn Written = InPlace && Args.WriteBoxes ? Args.WriteBoxes : Args.Boxes;
   bool Keyed = boxKey(Args, ScratchKey);
   ScratchKey.push_back(Written == Args.Boxes ? 0 : 1);
-  if (HaveChecks && Keyed && ChecksPlanGeneration == PlanGeneration && ScratchKey == ChecksKey)
-    return ChecksResult;
-  ChecksResult.clear();
+  if (!HaveChecks)
+    Checks[0].Valid = Checks[1].Valid = false;
+  if (Keyed)
+    for (unsigned I : {ChecksNewest, ChecksNewest ^ 1u}) {
+      ChecksEntry &E = Checks[I];
+      if (E.Valid && E.PlanGeneration == PlanGeneration && E.Key == ScratchKey) {
+        ChecksNewest = I;
+        return E.Result;
+      }
+    }
+  // The older entry takes the new result.
+  ChecksNewest ^= 1u;
+  ChecksEntry &E = Checks[ChecksNewest];
+  std::string &ChecksResult = E.Result;
   ChecksResult = unknownExtent(Info, Args);
   if (ChecksResult.empty() && Args.Boxes && Info.NumRegions > 0) {
     bool AnyAlias = false, AnyWrite = false;
@@ -192,9 +206,10 @@ const std::string &SiteState::checks(const LoopInfo &Info, const LoopArgs &Args)
       ChecksResult = checkWriteDisjoint(Info, Boxes, P.Chunks.size());
     }
   }
-  HaveChecks = Keyed;
-  ChecksKey.swap(ScratchKey);
-  ChecksPlanGeneration = PlanGeneration;
+  HaveChecks = true;
+  E.Valid = Keyed;
+  E.Key.swap(ScratchKey);
+  E.PlanGeneration = PlanGeneration;
   return ChecksResult;
 }
 

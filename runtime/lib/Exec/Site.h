@@ -64,6 +64,7 @@ public:
   void refresh(const LoopInfo &Info, const LoopArgs &Args, const RuntimeConfig &Config);
   const RuntimeConfig *Config = nullptr;
   std::vector<const Lane *> Usable; ///< Lanes that can run the loop, accelerators first.
+  std::vector<const Lane *> PrevUsable; ///< Usable before the last refresh.
   bool OnlyHost = true;             ///< Every usable lane runs in place on the host.
   bool CanLose = false;             ///< Some lane is an accelerator, which may be lost.
 
@@ -109,10 +110,18 @@ private:
   unsigned PlanLanes = 0;
   Schedule PlanSched = Schedule::Block;
 
-  bool HaveChecks = false;
-  uint64_t ChecksPlanGeneration = 0;
-  std::vector<int64_t> ChecksKey, ScratchKey;
-  std::string ChecksResult;
+  /// The checks' last two results, by their inputs: a time-step loop that swaps two arrays
+  /// between calls alternates between two sets of inputs, and each keeps its answer.
+  struct ChecksEntry {
+    bool Valid = false;
+    uint64_t PlanGeneration = 0;
+    std::vector<int64_t> Key;
+    std::string Result;
+  };
+  bool HaveChecks = false; ///< Cleared to forget both entries (other settings).
+  ChecksEntry Checks[2];
+  unsigned ChecksNewest = 0;
+  std::vector<int64_t> ScratchKey;
   std::vector<Box> Boxes;
 };
 

@@ -37,7 +37,11 @@ Ival evalExpr(const BoxProgram &P, const BoxExpr &E, const std::vector<Ival> &Va
 
 void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Symbols, uint64_t Lo,
                   uint64_t Hi, Box *Out, bool WritesOnly) {
-  std::vector<Ival> Vars(P.NumNest + P.NumInner + P.NumSymbols);
+  // Scratch kept per thread: a loop call evaluates boxes several times, and a resident loop's
+  // whole call costs a few microseconds, so these are not allocated each time.
+  thread_local std::vector<Ival> Vars;
+  thread_local std::vector<char> Any;
+  Vars.assign(P.NumNest + P.NumInner + P.NumSymbols, Ival());
   // Normalized iterations of the nest: [Lo, Hi) of the flattened space. The outermost level
   // spans Lo/Inner .. (Hi-1)/Inner; inner levels span their whole range unless the range stays
   // within one row.
@@ -86,7 +90,7 @@ void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Sym
     }
     Vars[P.NumNest + I] = {Lo, Hi};
   }
-  std::vector<bool> Any(P.NumRegions, false);
+  Any.assign(P.NumRegions, 0);
   for (uint16_t R = 0; R < P.NumRegions; ++R)
     for (int D = 0; D < 3; ++D) {
       Out[R].Lo[D] = 0;
@@ -109,7 +113,7 @@ void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Sym
       B.Lo[D] = Any[Acc.Region] ? std::min(B.Lo[D], L) : L;
       B.Hi[D] = Any[Acc.Region] ? std::max(B.Hi[D], H) : H;
     }
-    Any[Acc.Region] = true;
+    Any[Acc.Region] = 1;
   }
 }
 

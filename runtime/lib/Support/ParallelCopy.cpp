@@ -2,8 +2,14 @@
 #include "Support/ParallelCopy.h"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <functional>
+#include <mutex>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace clustrix::rt;
@@ -21,6 +27,99 @@ void copyRange(char *Dst, size_t DstPitch, const char *Src, size_t SrcPitch, siz
   }
 }
 
+/// The threads that copy parts for copyRows, kept between copies: a copy of a few MiB takes
+/// about as long as starting threads for it would. Started as copies ask for them (at most the
+/// most parts one copy asked for, less one: the caller copies a part itself); they wait for
+/// parts on a queue and never block inside one, so callers on several threads share them
+/// without deadlock. A process that fork()s gets a pool of its own in the child (whose copy
+/// of this one has no threads): the pool belongs to the process that made it.
+class CopyPool {
+public:
+  static CopyPool &get() {
+    // Never destroyed: its threads wait on it until the process ends. A child of fork() leaves
+    // its parent's copy alone (a lock in it may have been held at the fork), and no lock is
+    // taken to find the pool.
+    static std::atomic<CopyPool *> Pool{nullptr};
+    CopyPool *P = Pool.load(std::memory_order_acquire);
+    const pid_t Self = getpid();
+    while (!P || P->Owner != Self) {
+      auto *Fresh = new CopyPool();
+      if (Pool.compare_exchange_strong(P, Fresh, std::memory_order_acq_rel))
+        return *Fresh;
+      delete Fresh; // another thread made one first (no thread started on ours yet)
+    }
+    return *P;
+  }
+
+  /// Runs Parts[1..] on the pool and Parts[0] on the calling thread; returns when all are done.
+  /// Without a thread to be had, the caller copies the rest too.
+  void run(std::vector<std::function<void()>> &Parts) {
+    struct Latch {
+      std::mutex M;
+      std::condition_variable Done;
+      size_t Left;
+    } L;
+    L.Left = Parts.size() - 1;
+    size_t Queued = 0;
+    {
+      std::lock_guard<std::mutex> G(M);
+      grow(Parts.size() - 1);
+      if (Workers > 0)
+        for (size_t I = 1; I < Parts.size(); ++I, ++Queued)
+          Queue.push_back([&L, &Part = Parts[I]] {
+            Part();
+            std::lock_guard<std::mutex> G(L.M);
+            if (--L.Left == 0)
+              L.Done.notify_one();
+          });
+    }
+    if (Queued)
+      Wake.notify_all();
+    Parts[0]();
+    if (!Queued) {
+      for (size_t I = 1; I < Parts.size(); ++I)
+        Parts[I]();
+      return;
+    }
+    std::unique_lock<std::mutex> G(L.M);
+    L.Done.wait(G, [&] { return L.Left == 0; });
+  }
+
+private:
+  CopyPool() : Owner(getpid()) {}
+
+  /// Starts threads until there are N (M held); stops at the first that cannot start.
+  void grow(size_t N) {
+    N = std::min<size_t>(N, 63);
+    while (Workers < N) {
+      try {
+        std::thread([this] { work(); }).detach();
+      } catch (...) {
+        return;
+      }
+      ++Workers;
+    }
+  }
+
+  void work() {
+    std::unique_lock<std::mutex> G(M);
+    for (;;) {
+      Wake.wait(G, [&] { return !Queue.empty(); });
+      std::function<void()> Part = std::move(Queue.front());
+      Queue.pop_front();
+      G.unlock();
+      Part();
+      G.lock();
+    }
+  }
+
+  const pid_t Owner;
+  std::mutex M;
+  std::condition_variable Wake;
+  std::deque<std::function<void()>> Queue;
+  size_t Workers = 0;
+};
+
 } // namespace
 
 void clustrix::rt::copyRows(char *Dst, size_t DstPitch, const char *Src, size_t SrcPitch,
@@ -37,17 +136,14 @@ void clustrix::rt::copyRows(char *Dst, size_t DstPitch, const char *Src, size_t 
   // cache line of a dense destination.
   size_t Parts = std::min<size_t>(Threads, std::max<size_t>(1, Total >> 20));
   size_t Step = (Total / Parts + 63) & ~size_t(63);
-  std::vector<std::thread> Helpers;
-  Helpers.reserve(Parts - 1);
-  for (size_t P = 1; P < Parts && P * Step < Total; ++P) {
-    size_t B = P * Step, E = std::min(Total, B + Step);
-    try {
-      Helpers.emplace_back(copyRange, Dst, DstPitch, Src, SrcPitch, Width, B, E);
-    } catch (...) { // no thread to be had: this one copies the part
-      copyRange(Dst, DstPitch, Src, SrcPitch, Width, B, E);
-    }
+  std::vector<std::function<void()>> Work;
+  for (size_t B = 0; B < Total; B += Step) {
+    size_t E = std::min(Total, B + Step);
+    Work.push_back([=] { copyRange(Dst, DstPitch, Src, SrcPitch, Width, B, E); });
   }
-  copyRange(Dst, DstPitch, Src, SrcPitch, Width, 0, std::min(Total, Step));
-  for (std::thread &T : Helpers)
-    T.join();
+  if (Work.size() == 1) {
+    Work[0]();
+    return;
+  }
+  CopyPool::get().run(Work);
 }

@@ -4,6 +4,9 @@
 #include "gtest/gtest.h"
 
 #include <cstdint>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace clustrix::rt;
@@ -32,6 +35,32 @@ TEST(ParallelCopyTest, OneWideRowSplitByBytes) { check(1, 5u << 20, 5u << 20, 5u
 TEST(ParallelCopyTest, PartsEndInsideRows) { check(7, (3u << 20) + 13, (3u << 20) + 29, (3u << 20) + 13, 4, 1); }
 
 TEST(ParallelCopyTest, SmallCopiesStayOnTheCallingThread) { check(3, 10, 16, 12, 8, 1u << 20); }
+
+TEST(ParallelCopyTest, CallersOnSeveralThreadsShareThePool) {
+  std::vector<std::thread> Callers;
+  for (int T = 0; T < 4; ++T)
+    Callers.emplace_back([T] {
+      for (int Round = 0; Round < 5; ++Round)
+        check(64 + T, (1u << 16) + 3 * T, (1u << 16) + 64, (1u << 16) + 3 * T, 3 + T, 1);
+    });
+  for (std::thread &C : Callers)
+    C.join();
+}
+
+TEST(ParallelCopyTest, AChildOfForkCopiesWithThreadsOfItsOwn) {
+  check(8, 3u << 20, 3u << 20, 3u << 20, 4, 1); // the parent's pool is running
+  pid_t Child = fork();
+  ASSERT_GE(Child, 0);
+  if (Child == 0) {
+    alarm(20); // a child waiting on its parent's threads would hang: it dies instead
+    std::vector<char> Src(8u << 20, 'a'), Dst(8u << 20, 'b');
+    copyRows(Dst.data(), 1u << 20, Src.data(), 1u << 20, 8, 1u << 20, 4, 1);
+    _exit(Dst == Src ? 0 : 1);
+  }
+  int Status = 0;
+  ASSERT_EQ(waitpid(Child, &Status, 0), Child);
+  EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0) << "child status " << Status;
+}
 
 TEST(ParallelCopyTest, NothingToCopy) {
   char D = 'x';
