@@ -200,10 +200,26 @@ const std::string &SiteState::checks(const LoopInfo &Info, const LoopArgs &Args)
       ChecksResult = checkAliasing(Info, Boxes.data());
     }
     if (ChecksResult.empty() && AnyWrite && P.Chunks.size() > 1) {
-      Boxes.resize(P.Chunks.size() * Info.NumRegions);
-      for (size_t J = 0; J < P.Chunks.size(); ++J)
-        Written(Args.BoxEnv, P.Chunks[J].Lo, P.Chunks[J].Hi, &Boxes[J * Info.NumRegions]);
-      ChecksResult = checkWriteDisjoint(Info, Boxes, P.Chunks.size());
+      // In place, the writes of each access on their own: where a region's accesses reach
+      // different parts of it (row j and column j of a matrix), their hull per chunk overlaps
+      // the next chunk's and theirs do not. A device copies a region's whole box back, so
+      // there the hull is what is written.
+      bool PerAccess = InPlace && Args.Boxes == &programBoxes && Args.BoxEnv;
+      if (PerAccess) {
+        const auto &PB = *static_cast<const ProgramBoxes *>(Args.BoxEnv);
+        const size_t NA = PB.Program->NumAccesses;
+        Boxes.resize(P.Chunks.size() * NA);
+        for (size_t J = 0; J < P.Chunks.size() && PerAccess; ++J)
+          PerAccess = programWriteAccessBoxes(PB, P.Chunks[J].Lo, P.Chunks[J].Hi, &Boxes[J * NA]);
+        if (PerAccess)
+          ChecksResult = checkWriteAccessesDisjoint(Info, *PB.Program, Boxes, P.Chunks.size());
+      }
+      if (!PerAccess) {
+        Boxes.resize(P.Chunks.size() * Info.NumRegions);
+        for (size_t J = 0; J < P.Chunks.size(); ++J)
+          Written(Args.BoxEnv, P.Chunks[J].Lo, P.Chunks[J].Hi, &Boxes[J * Info.NumRegions]);
+        ChecksResult = checkWriteDisjoint(Info, Boxes, P.Chunks.size());
+      }
     }
   }
   HaveChecks = true;

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Runtime.h"
+#include "Plan/Regions.h"
 
 #include <algorithm>
 #include <vector>
@@ -35,12 +36,11 @@ Ival evalExpr(const BoxProgram &P, const BoxExpr &E, const std::vector<Ival> &Va
 }
 } // namespace
 
-void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Symbols, uint64_t Lo,
-                  uint64_t Hi, Box *Out, bool WritesOnly) {
-  // Scratch kept per thread: a loop call evaluates boxes several times, and a resident loop's
-  // whole call costs a few microseconds, so these are not allocated each time.
-  thread_local std::vector<Ival> Vars;
-  thread_local std::vector<char> Any;
+namespace {
+/// The intervals of the program's variables over normalized iterations [Lo, Hi): the nest's
+/// levels, the inner loops' variables (from their bounds), the symbols (points).
+void evalVars(const BoxProgram &P, const uint64_t *Trips, const int64_t *Symbols, uint64_t Lo,
+              uint64_t Hi, std::vector<Ival> &Vars) {
   Vars.assign(P.NumNest + P.NumInner + P.NumSymbols, Ival());
   // Normalized iterations of the nest: [Lo, Hi) of the flattened space. The outermost level
   // spans Lo/Inner .. (Hi-1)/Inner; inner levels span their whole range unless the range stays
@@ -90,6 +90,16 @@ void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Sym
     }
     Vars[P.NumNest + I] = {Lo, Hi};
   }
+}
+} // namespace
+
+void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Symbols, uint64_t Lo,
+                  uint64_t Hi, Box *Out, bool WritesOnly) {
+  // Scratch kept per thread: a loop call evaluates boxes several times, and a resident loop's
+  // whole call costs a few microseconds, so these are not allocated each time.
+  thread_local std::vector<Ival> Vars;
+  thread_local std::vector<char> Any;
+  evalVars(P, Trips, Symbols, Lo, Hi, Vars);
   Any.assign(P.NumRegions, 0);
   for (uint16_t R = 0; R < P.NumRegions; ++R)
     for (int D = 0; D < 3; ++D) {
@@ -141,6 +151,41 @@ void programBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out) {
   const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Env);
   evalBoxHulls(*B.Program, B.Trips, B.Symbols, Lo, Hi, Out);
   frameBoxes(B, Out);
+}
+
+bool programWriteAccessBoxes(const ProgramBoxes &B, uint64_t Lo, uint64_t Hi, Box *Out) {
+  const BoxProgram &P = *B.Program;
+  for (uint16_t A = 0; A < P.NumAccesses; ++A)
+    if (P.Accesses[A].Write && B.Frames[P.Accesses[A].Region].Whole)
+      return false; // the whole array stands for accesses no box describes
+  thread_local std::vector<Ival> Vars;
+  evalVars(P, B.Trips, B.Symbols, Lo, Hi, Vars);
+  for (uint16_t A = 0; A < P.NumAccesses; ++A) {
+    const BoxAccess &Acc = P.Accesses[A];
+    const BoxFrame &F = B.Frames[Acc.Region];
+    Box &X = Out[A];
+    X.Base = F.Base;
+    X.ElemSize = F.ElemSize;
+    unsigned Rank = P.Rank[Acc.Region];
+    for (int D = 0; D < 3; ++D) {
+      X.Extent[D] = F.Extent[D];
+      X.Lo[D] = 0;
+      X.Hi[D] = D < int(Rank) ? 0 : 1; // empty until the access gives its bounds
+    }
+    if (!Acc.Write)
+      continue;
+    Ival Dims[3];
+    bool Empty = false;
+    for (unsigned D = 0; D < Rank; ++D)
+      Dims[D] = evalExpr(P, P.Exprs[Acc.First + D], Vars, Empty);
+    if (Empty)
+      continue;
+    for (unsigned D = 0; D < Rank; ++D) {
+      X.Lo[D] = Dims[D].Lo;
+      X.Hi[D] = Dims[D].Hi + 1;
+    }
+  }
+  return true;
 }
 
 void programWriteBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out) {

@@ -106,48 +106,91 @@ std::string checkAliasing(const LoopInfo &Info, const Box *Whole) {
   return "";
 }
 
+namespace {
+/// One write box in the disjointness sweep: its address hull, its chunk, where it is.
+struct SweepItem {
+  ByteRange Hull;
+  size_t Chunk;
+  const Box *B;
+};
+
+/// Whether two boxes of different chunks among Items (all of region R) share an element: the
+/// boxes in order of their hulls' starts, each compared with those whose hulls it overlaps.
+/// Comparisons counts across calls and bounds the work on pathological inputs (every hull
+/// overlapping every other).
+std::string sweepDisjoint(const LoopInfo &Info, size_t R, std::vector<SweepItem> &Items,
+                          uint64_t &Comparisons) {
+  const uint64_t MaxComparisons = 20000000;
+  const unsigned Rank = Info.Regions[R].Rank;
+  std::sort(Items.begin(), Items.end(), [](const SweepItem &A, const SweepItem &B) {
+    return A.Hull.Begin < B.Hull.Begin;
+  });
+  std::vector<size_t> Active;
+  for (size_t I = 0; I < Items.size(); ++I) {
+    const SweepItem &It = Items[I];
+    Active.erase(std::remove_if(Active.begin(), Active.end(),
+                                [&](size_t J) { return Items[J].Hull.End <= It.Hull.Begin; }),
+                 Active.end());
+    for (size_t J : Active) {
+      if (Items[J].Chunk == It.Chunk)
+        continue; // one chunk's writes run in order
+      if (++Comparisons > MaxComparisons)
+        return "too many overlapping write boxes of " + regionName(Info, R) +
+               " to check their disjointness";
+      if (boxesIntersect(*It.B, *Items[J].B, Rank))
+        return "write boxes of " + regionName(Info, R) + " overlap between chunks " +
+               std::to_string(std::min(It.Chunk, Items[J].Chunk)) + " and " +
+               std::to_string(std::max(It.Chunk, Items[J].Chunk));
+    }
+    Active.push_back(I);
+  }
+  return "";
+}
+} // namespace
+
 std::string checkWriteDisjoint(const LoopInfo &Info, const std::vector<Box> &ChunkBoxes,
                                size_t NumChunks) {
   const size_t NR = Info.NumRegions;
-  // Bounds the work on pathological inputs (every hull overlapping every other).
-  const uint64_t MaxComparisons = 20000000;
   uint64_t Comparisons = 0;
-  struct Item {
-    ByteRange Hull;
-    size_t Chunk;
-  };
-  std::vector<Item> Items;
-  std::vector<size_t> Active;
+  std::vector<SweepItem> Items;
   for (size_t R = 0; R < NR; ++R) {
     const RegionInfo &RI = Info.Regions[R];
     if (!(RI.Access & AccessWrite))
       continue;
     Items.clear();
     for (size_t C = 0; C < NumChunks; ++C) {
-      ByteRange H = boxHull(ChunkBoxes[C * NR + R], RI.Rank);
+      const Box &B = ChunkBoxes[C * NR + R];
+      ByteRange H = boxHull(B, RI.Rank);
       if (!H.empty())
-        Items.push_back({H, C});
+        Items.push_back({H, C, &B});
     }
-    std::sort(Items.begin(), Items.end(),
-              [](const Item &A, const Item &B) { return A.Hull.Begin < B.Hull.Begin; });
-    Active.clear();
-    for (size_t I = 0; I < Items.size(); ++I) {
-      const Item &It = Items[I];
-      Active.erase(std::remove_if(Active.begin(), Active.end(),
-                                  [&](size_t J) { return Items[J].Hull.End <= It.Hull.Begin; }),
-                   Active.end());
-      for (size_t J : Active) {
-        if (++Comparisons > MaxComparisons)
-          return "too many overlapping write boxes of " + regionName(Info, R) +
-                 " to check their disjointness";
-        if (boxesIntersect(ChunkBoxes[It.Chunk * NR + R], ChunkBoxes[Items[J].Chunk * NR + R],
-                           RI.Rank))
-          return "write boxes of " + regionName(Info, R) + " overlap between chunks " +
-                 std::to_string(std::min(It.Chunk, Items[J].Chunk)) + " and " +
-                 std::to_string(std::max(It.Chunk, Items[J].Chunk));
+    if (std::string Why = sweepDisjoint(Info, R, Items, Comparisons); !Why.empty())
+      return Why;
+  }
+  return "";
+}
+
+std::string checkWriteAccessesDisjoint(const LoopInfo &Info, const BoxProgram &P,
+                                       const std::vector<Box> &AccessBoxes, size_t NumChunks) {
+  const size_t NA = P.NumAccesses;
+  uint64_t Comparisons = 0;
+  std::vector<SweepItem> Items;
+  for (size_t R = 0; R < Info.NumRegions && R < P.NumRegions; ++R) {
+    const RegionInfo &RI = Info.Regions[R];
+    if (!(RI.Access & AccessWrite))
+      continue;
+    Items.clear();
+    for (size_t C = 0; C < NumChunks; ++C)
+      for (size_t A = 0; A < NA; ++A) {
+        if (P.Accesses[A].Region != R || !P.Accesses[A].Write)
+          continue;
+        const Box &B = AccessBoxes[C * NA + A];
+        ByteRange H = boxHull(B, RI.Rank);
+        if (!H.empty())
+          Items.push_back({H, C, &B});
       }
-      Active.push_back(I);
-    }
+    if (std::string Why = sweepDisjoint(Info, R, Items, Comparisons); !Why.empty())
+      return Why;
   }
   return "";
 }

@@ -55,6 +55,20 @@ std::string checkAliasing(const LoopInfo &Info, const Box *Whole);
 std::string checkWriteDisjoint(const LoopInfo &Info, const std::vector<Box> &ChunkBoxes,
                                size_t NumChunks);
 
+/// The box of each access that writes, on its own (its region's frame), over normalized
+/// iterations [Lo, Hi): Out gets B.Program->NumAccesses boxes, empty for the accesses that only
+/// read. Where accesses of a region reach different parts of it (a mirrored write: row j and
+/// column j of a matrix), their hull covers what neither writes, and these boxes do not.
+/// False when a written region's frame is its whole array (no box describes its accesses).
+bool programWriteAccessBoxes(const ProgramBoxes &B, uint64_t Lo, uint64_t Hi, Box *Out);
+
+/// checkWriteDisjoint over the boxes of single accesses: AccessBoxes holds NumAccesses boxes per
+/// chunk (programWriteAccessBoxes). For every written region, whether a box of one chunk shares
+/// an element with a box of another chunk (of the same access or of another one writing the
+/// region). Returns the reason to stay serial, or an empty string.
+std::string checkWriteAccessesDisjoint(const LoopInfo &Info, const BoxProgram &P,
+                                       const std::vector<Box> &AccessBoxes, size_t NumChunks);
+
 /// A box's copy as a pitched 3-D copy: Depth slabs of Height rows of WidthBytes, rows Pitch
 /// bytes apart and slabs Pitch * SlabRows bytes apart, starting Offset bytes into the array.
 /// Rank 1 and 2 boxes have Depth (and Height) 1.

@@ -74,6 +74,73 @@ TEST(RegionsTest, WriteDisjointnessUsesElementSets) {
   EXPECT_EQ(checkWriteDisjoint(Info, Boxes, 16), "");
 }
 
+// for j1 in [0, 8): for j2 in [j1, m): a[j1][j2] = ...; a[j2][j1] = ... (covariance's mirrored
+// write): variables k0 = j1 (0), j2 (1), m (2). Each chunk's hull of 'a' reaches from its first
+// row to the last and overlaps the next chunk's; the two accesses' boxes do not.
+TEST(RegionsTest, MirroredWritesAreDisjointPerAccess) {
+  static const BoxTerm Terms[] = {
+      {1, 1, {0, 0, 0, 0}},  // 0: k0
+      {1, 1, {1, 0, 0, 0}},  // 1: j2
+      {1, 1, {0, 0, 0, 0}},  // 2: k0
+      {1, 1, {2, 0, 0, 0}},  // 3: m
+      {-1, 0, {0, 0, 0, 0}}, // 4: -1
+  };
+  // 0: k0, 1: j2, 2: k0 (j2's lower bound, and a[j2][k0]'s column), 3: m - 1 (j2's upper bound)
+  static const BoxExpr Exprs[] = {{0, 1}, {1, 1}, {2, 1}, {3, 2}};
+  static const uint16_t Inner[] = {2, 3};
+  static const BoxAccess Mirrored[] = {{0, 0, 1}, {0, 1, 1}}; // a[k0][j2], a[j2][k0]
+  static const uint8_t Rank[] = {2};
+  static const BoxProgram P = {1, 1, 1, Terms, Exprs, Inner, Mirrored, 2, Rank, 1, nullptr};
+  const uint64_t Trips[] = {8};
+  const int64_t Syms[] = {8};
+  std::vector<double> A(64);
+  const BoxFrame Frames[] = {{A.data(), sizeof(double), {8, 8, 1}, false, 0, 0}};
+  const ProgramBoxes Env = {&P, Trips, Syms, Frames};
+  RegionInfo Regions[] = {{"a", AccessWrite, 2, 0, 0}};
+  LoopInfo Info{};
+  Info.Regions = Regions;
+  Info.NumRegions = 1;
+  const uint64_t Chunks[][2] = {{0, 3}, {3, 5}, {5, 8}};
+  std::vector<Box> Hulls(3), Access(3 * P.NumAccesses);
+  for (int C = 0; C < 3; ++C) {
+    programWriteBoxes(const_cast<ProgramBoxes *>(&Env), Chunks[C][0], Chunks[C][1], &Hulls[C]);
+    ASSERT_TRUE(programWriteAccessBoxes(Env, Chunks[C][0], Chunks[C][1], &Access[C * 2]));
+  }
+  // Chunk 1 (rows 3 and 4): the row access a[3..4][3..7], the column access a[3..7][3..4].
+  EXPECT_EQ(Access[2].Lo[0], 3);
+  EXPECT_EQ(Access[2].Hi[0], 5);
+  EXPECT_EQ(Access[2].Lo[1], 3);
+  EXPECT_EQ(Access[2].Hi[1], 8);
+  EXPECT_EQ(Access[3].Lo[0], 3);
+  EXPECT_EQ(Access[3].Hi[0], 8);
+  EXPECT_EQ(Access[3].Lo[1], 3);
+  EXPECT_EQ(Access[3].Hi[1], 5);
+  EXPECT_EQ(checkWriteDisjoint(Info, Hulls, 3), "write boxes of 'a' overlap between chunks 0 and 1");
+  EXPECT_EQ(checkWriteAccessesDisjoint(Info, P, Access, 3), "");
+
+  // The adversary: a[j2][j1 + 1] writes column j1 + 1, which the next chunk's first row reaches
+  // (iterations 2 and 3 both write a[3][3]): per access, still an overlap.
+  static const BoxTerm ShiftedTerms[] = {{1, 1, {0, 0, 0, 0}}, {1, 1, {1, 0, 0, 0}},
+                                         {1, 1, {0, 0, 0, 0}}, {1, 1, {2, 0, 0, 0}},
+                                         {-1, 0, {0, 0, 0, 0}}, {1, 1, {0, 0, 0, 0}},
+                                         {1, 0, {0, 0, 0, 0}}};
+  // 4: j2, 5: k0 + 1
+  static const BoxExpr ShiftedExprs[] = {{0, 1}, {1, 1}, {2, 1}, {3, 2}, {1, 1}, {5, 2}};
+  static const BoxAccess ShiftedAccesses[] = {{0, 0, 1}, {0, 4, 1}}; // a[k0][j2], a[j2][k0+1]
+  static const BoxProgram Q = {1, 1, 1, ShiftedTerms, ShiftedExprs, Inner, ShiftedAccesses, 2,
+                               Rank, 1, nullptr};
+  const ProgramBoxes EnvQ = {&Q, Trips, Syms, Frames};
+  for (int C = 0; C < 3; ++C)
+    ASSERT_TRUE(programWriteAccessBoxes(EnvQ, Chunks[C][0], Chunks[C][1], &Access[C * 2]));
+  EXPECT_EQ(checkWriteAccessesDisjoint(Info, Q, Access, 3),
+            "write boxes of 'a' overlap between chunks 0 and 1");
+
+  // A written region taken whole from its heap block: no box describes its accesses.
+  const BoxFrame WholeFrames[] = {{A.data(), sizeof(double), {-1, 1, 1}, true, 0, 64}};
+  const ProgramBoxes EnvWhole = {&P, Trips, Syms, WholeFrames};
+  EXPECT_FALSE(programWriteAccessBoxes(EnvWhole, 0, 3, &Access[0]));
+}
+
 TEST(RegionsTest, BoxCopyMovesExactlyTheBoxElements) {
   // A 3-D array 4 x 5 x 6 of ints; the box [1,3) x [1,4) x [2,5).
   const int64_t D0 = 4, D1 = 5, D2 = 6;
