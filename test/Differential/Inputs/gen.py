@@ -3022,6 +3022,45 @@ class Program:
         lines += list(post) + ['  dt_arr("%s %s", %s.data(), %s.size());' % (tag, x, x, x)]
         return lines, list(clauses)
 
+    def sp_mirror(self, L):
+        """Mirrored writes (covariance's symmat[j1][j2] and symmat[j2][j1] over j2 >= j1): two
+        writes of one matrix, a block of rows and a block of columns per chunk, whose hull per
+        chunk reaches the next chunk's while the accesses' own boxes do not (upper and lower
+        triangles, with and without the diagonal, the lower one's mirror a column over); and
+        the neighbours that conflict and must stay serial (the upper mirror a column over, a
+        full square, a read of what another iteration's mirror wrote)."""
+        r = self.rnd
+        kind = r.choice(['upper', 'strict', 'lower', 'upper-read', 'shifted', 'square',
+                         'lower-shifted'])
+        pre, fors, post, clauses = self.header(L, 'rows', simple=True)
+        L.tags.add('mirror-' + kind)
+        i, tag = L.vars[0].name, L.tag
+        R = self.R
+        a, j, v, k = (self.fresh(x) for x in ('ma', 'mj', 'mv', 'mk'))
+        seed = self.index * 31 + self.counter
+        lo, hi, col = {'upper': (i, R, i), 'strict': ('%s + 1' % i, R, i),
+                       'lower': (0, '%s + 1' % i, i), 'upper-read': (i, R, i),
+                       'shifted': (i, R, '%s + 1' % i), 'square': (0, R, i),
+                       'lower-shifted': (0, '%s + 1' % i, '%s + 1' % i)}[kind]
+        value = '(%s * 13 + %s * 7 + %d) %% 1000' % (i, j, seed)
+        if kind == 'upper-read':  # reads what another iteration's mirror wrote: a dependence
+            value = '(%s[%s][%s] + %s * 7 + 1) %% 1000' % (a, i, '%s > 0 ? %s - 1 : 0' % (i, i), j)
+        lines = list(pre) + [
+            '  auto *%s = new int[%d][%d];' % (a, R, R + 1),
+            '  for (int %s = 0; %s < %d; ++%s)' % (k, k, R * (R + 1), k),
+            '    %s[%s / %d][%s %% %d] = (%s * 17 + %d) %% 1000;' % (a, k, R + 1, k, R + 1, k, seed),
+            '  @ATTR',
+            '  for (int %s = 0; %s < %d; ++%s) { @FOR' % (i, i, R, i),
+            '    for (int %s = %s; %s < %s; ++%s) {' % (j, lo, j, hi, j),
+            '      int %s = %s;' % (v, value),
+            '      %s[%s][%s] = %s;' % (a, i, j, v),
+            '      %s[%s][%s] = %s + 1;' % (a, j, col, v),
+            '    }',
+            '  }']
+        lines += list(post) + ['  dt_arr("%s %s", &%s[0][0], %d);' % (tag, a, a, R * (R + 1)),
+                               '  delete[] %s;' % a]
+        return lines, list(clauses)
+
     def sp_gather(self, L):
         """Gather reads `t[idx[i]]` through pointers whose extent the source does not give: the
         runtime takes the heap block that holds them (malloc, new[], a vector's buffer, a
@@ -3204,7 +3243,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # Shapes added later: in normal runs a special loop is one of them with probability LATE_SHARE
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
-                 'clamp', 'gather']
+                 'clamp', 'gather', 'mirror']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
