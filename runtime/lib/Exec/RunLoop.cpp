@@ -355,7 +355,7 @@ RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
     return RunStatus::Done;
   }
 
-  const Plan &P = S.plan(D, Trip, Align);
+  const Plan &P = S.plan(D, Trip, Align, Args);
   if (const std::string &Why = S.checks(Info, Args); !Why.empty()) {
     S.publish(Config, Trip, Align, SiteState::FastNone, 0);
     return Serial(Why);

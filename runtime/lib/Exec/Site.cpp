@@ -87,7 +87,8 @@ uint64_t SiteState::callsLeft() const {
   return Countdown.load(std::memory_order_relaxed);
 }
 
-const Plan &SiteState::plan(const Decision &D, uint64_t Trip, uint64_t Align) {
+const Plan &SiteState::plan(const Decision &D, uint64_t Trip, uint64_t Align,
+                            const LoopArgs &Args) {
   if (HavePlan && PlanTrip == Trip && PlanAlign == Align && PlanLanes == D.NumLanes &&
       PlanSched == D.Sched && PlanChunk == D.ChunkSize)
     return CachedPlan;
@@ -97,8 +98,16 @@ const Plan &SiteState::plan(const Decision &D, uint64_t Trip, uint64_t Align) {
     W.push_back(Usable[L]->Weight);
   if (Align > 1 && Trip / Align >= D.NumLanes)
     CachedPlan = planAligned(D.Sched, Trip, Align, W, D.ChunkSize);
-  else if (D.Sched == Schedule::Block)
-    CachedPlan = planBlock(Trip, W);
+  else if (D.Sched == Schedule::Block) {
+    // Where the inner loops' trips vary with the iteration (a triangular nest), each lane gets
+    // a share of the work, not of the iterations.
+    std::vector<double> Work;
+    if (D.NumLanes > 1 && Args.Boxes == &programBoxes && Args.BoxEnv &&
+        programIterationWork(*static_cast<const ProgramBoxes *>(Args.BoxEnv), Trip, 64, Work))
+      CachedPlan = planBlockBalanced(Trip, W, Work);
+    else
+      CachedPlan = planBlock(Trip, W);
+  }
   else if (D.Sched == Schedule::Cyclic)
     CachedPlan = planCyclic(Trip, D.NumLanes, D.ChunkSize);
   else

@@ -69,7 +69,10 @@ public:
   bool CanLose = false;             ///< Some lane is an accelerator, which may be lost.
 
   /// The plan for Trip over the first D.NumLanes usable lanes, cached for the last trip count.
-  const Plan &plan(const Decision &D, uint64_t Trip, uint64_t Align);
+  /// A block plan of a loop with inner loops shares their estimated work (Args' box program)
+  /// among the lanes; the plan is kept while the trip count stays, whatever Args' symbols, as
+  /// a plan shares iterations and any split is correct.
+  const Plan &plan(const Decision &D, uint64_t Trip, uint64_t Align, const LoopArgs &Args);
 
   /// The run-time checks (aliasing and disjoint write boxes) for the plan plan() gave last;
   /// "" when they pass. With the generated box function (programBoxes) the result is kept for

@@ -188,6 +188,30 @@ bool programWriteAccessBoxes(const ProgramBoxes &B, uint64_t Lo, uint64_t Hi, Bo
   return true;
 }
 
+bool programIterationWork(const ProgramBoxes &B, uint64_t TripCount, size_t Samples,
+                          std::vector<double> &Work) {
+  const BoxProgram &P = *B.Program;
+  Work.clear();
+  if (P.NumInner == 0 || TripCount < 2 || Samples < 2)
+    return false;
+  Samples = static_cast<size_t>(std::min<uint64_t>(Samples, TripCount));
+  thread_local std::vector<Ival> Vars;
+  for (size_t S = 0; S < Samples; ++S) {
+    uint64_t It = static_cast<uint64_t>(
+        (static_cast<long double>(S) * static_cast<long double>(TripCount - 1)) / (Samples - 1));
+    evalVars(P, B.Trips, B.Symbols, It, It + 1, Vars);
+    // One for the iteration itself, times the inner loops' trips (a deeper loop's range is
+    // its hull over the loops around it: an estimate, never a bound anything relies on).
+    double W = 1;
+    for (unsigned I = 0; I < P.NumInner; ++I) {
+      const Ival &V = Vars[P.NumNest + I];
+      W *= V.Hi >= V.Lo ? double(V.Hi) - double(V.Lo) + 1 : 0;
+    }
+    Work.push_back(1 + W);
+  }
+  return true;
+}
+
 void programWriteBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out) {
   const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Env);
   evalBoxHulls(*B.Program, B.Trips, B.Symbols, Lo, Hi, Out, /*WritesOnly=*/true);

@@ -118,6 +118,68 @@ Plan planBlock(uint64_t TripCount, const std::vector<double> &Weights) {
   return P;
 }
 
+Plan planBlockBalanced(uint64_t TripCount, const std::vector<double> &Weights,
+                       const std::vector<double> &Work) {
+  const size_t NS = Work.size();
+  if (NS < 2 || TripCount < 2 * Weights.size() ||
+      std::all_of(Work.begin(), Work.end(), [&](double W) { return W == Work[0]; }) ||
+      std::any_of(Work.begin(), Work.end(), [](double W) { return !(W >= 0); }))
+    return planBlock(TripCount, Weights);
+  // The work of iteration X, linear between samples; the work before X, its integral (a sum of
+  // trapezoids), which grows with X.
+  const double Step = double(TripCount - 1) / double(NS - 1);
+  std::vector<double> Before(NS, 0.0); // work before sample S's iteration
+  for (size_t S = 1; S < NS; ++S)
+    Before[S] = Before[S - 1] + (Work[S - 1] + Work[S]) / 2 * Step;
+  const double Total = Before[NS - 1] + Work[NS - 1];
+  auto WorkBefore = [&](uint64_t X) {
+    if (X >= TripCount)
+      return Total;
+    double Pos = double(X) / Step;
+    size_t S = std::min<size_t>(NS - 2, size_t(Pos));
+    double F = Pos - double(S), W = Work[S] + (Work[S + 1] - Work[S]) * F;
+    return Before[S] + (Work[S] + W) / 2 * F * Step;
+  };
+  if (!(Total > 0))
+    return planBlock(TripCount, Weights);
+  double WeightSum = 0;
+  for (double W : Weights)
+    WeightSum += W > 0 ? W : 0;
+  if (!(WeightSum > 0))
+    return planBlock(TripCount, Weights);
+  Plan P;
+  P.Sched = Schedule::Block;
+  uint64_t Lo = 0;
+  double Share = 0;
+  size_t Left = 0; // lanes with a positive weight after this one
+  for (double W : Weights)
+    Left += W > 0;
+  for (double W : Weights) {
+    if (!(W > 0))
+      continue;
+    --Left;
+    Share += W / WeightSum;
+    uint64_t Hi = TripCount - Left; // room for one iteration on each lane after this one
+    if (Left > 0) {
+      // The first end whose work before it reaches this lane's cumulative share.
+      double Target = Share * Total;
+      uint64_t A = Lo + 1, B = Hi;
+      while (A < B) {
+        uint64_t M = A + (B - A) / 2;
+        if (WorkBefore(M) >= Target)
+          B = M;
+        else
+          A = M + 1;
+      }
+      Hi = A;
+    }
+    P.Chunks.push_back({Lo, Hi});
+    Lo = Hi;
+  }
+  P.NumLanes = static_cast<unsigned>(P.Chunks.size());
+  return P;
+}
+
 static Plan planFixed(Schedule S, uint64_t TripCount, unsigned NumLanes, uint64_t ChunkSize) {
   Plan P;
   P.Sched = S;

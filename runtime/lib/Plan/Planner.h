@@ -69,6 +69,14 @@ std::vector<uint64_t> splitWeighted(uint64_t N, const std::vector<double> &Weigh
 /// Block plan: one contiguous chunk per lane, sized by weight; lanes whose share is empty are
 /// dropped (NumLanes shrinks, Weights keep their order).
 Plan planBlock(uint64_t TripCount, const std::vector<double> &Weights);
+/// Block plan over iterations of unequal work (a triangular nest, whose inner loop runs from
+/// the outer variable to the end): Work holds the work of Samples evenly spaced iterations
+/// (Work[S] is that of iteration S * (TripCount - 1) / (Samples - 1)), and each lane's chunk
+/// gets a share of the work, interpolated between samples, in proportion to its weight; every
+/// chunk keeps at least one iteration. With fewer than two samples, or work that does not vary,
+/// the same plan as planBlock.
+Plan planBlockBalanced(uint64_t TripCount, const std::vector<double> &Weights,
+                       const std::vector<double> &Work);
 /// Cyclic plan: chunks of ChunkSize, chunk J on lane J % NumLanes. On one lane, one chunk of
 /// the whole range (ChunkSize becomes TripCount): that lane would run every chunk, in order.
 Plan planCyclic(uint64_t TripCount, unsigned NumLanes, uint64_t ChunkSize);

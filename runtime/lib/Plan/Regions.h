@@ -62,6 +62,14 @@ std::string checkWriteDisjoint(const LoopInfo &Info, const std::vector<Box> &Chu
 /// False when a written region's frame is its whole array (no box describes its accesses).
 bool programWriteAccessBoxes(const ProgramBoxes &B, uint64_t Lo, uint64_t Hi, Box *Out);
 
+/// The work of Samples evenly spaced iterations of [0, TripCount) (iteration S * (TripCount -
+/// 1) / (Samples - 1)), estimated as the trips of the inner loops whose bounds the program
+/// holds: a triangular nest's inner loop runs from the outer variable to the end, and its
+/// iterations' work falls from first to last. False, with Work empty, when the program has no
+/// inner loop (every iteration alike). For planBlockBalanced (Plan/Planner.h).
+bool programIterationWork(const ProgramBoxes &B, uint64_t TripCount, size_t Samples,
+                          std::vector<double> &Work);
+
 /// checkWriteDisjoint over the boxes of single accesses: AccessBoxes holds NumAccesses boxes per
 /// chunk (programWriteAccessBoxes). For every written region, whether a box of one chunk shares
 /// an element with a box of another chunk (of the same access or of another one writing the

@@ -211,3 +211,47 @@ TEST(PlannerTest, AlignedPlansCutOnWholeRows) {
       }
     }
 }
+
+// A triangular nest: iteration i does 100 - i units. Two equal lanes split the work, not the
+// iterations: the first ends near 29 (100 * (1 - 1/sqrt 2)); unequal weights move the split;
+// every lane keeps an iteration; work that does not vary gives planBlock's plan.
+TEST(PlannerTest, BalancedBlockSharesTheWork) {
+  std::vector<double> Work;
+  for (int S = 0; S < 100; ++S)
+    Work.push_back(100 - S);
+  Plan P = planBlockBalanced(100, {1, 1}, Work);
+  ASSERT_EQ(P.Chunks.size(), 2u);
+  EXPECT_EQ(P.Chunks[0].Lo, 0u);
+  EXPECT_EQ(P.Chunks[0].Hi, 30u);
+  EXPECT_EQ(P.Chunks[1].Lo, 30u);
+  EXPECT_EQ(P.Chunks[1].Hi, 100u);
+  P = planBlockBalanced(100, {3, 1}, Work); // three quarters of the work first (50.8)
+  ASSERT_EQ(P.Chunks.size(), 2u);
+  EXPECT_EQ(P.Chunks[0].Hi, 51u);
+  // Eight samples of the same line: the same split, interpolated.
+  std::vector<double> Few;
+  for (int S = 0; S < 8; ++S)
+    Few.push_back(100 - S * 99.0 / 7);
+  P = planBlockBalanced(100, {1, 1}, Few);
+  EXPECT_EQ(P.Chunks[0].Hi, 30u);
+  // All the work at the end: each lane still gets an iteration.
+  std::vector<double> Late(100, 0.0);
+  Late[99] = 1e9;
+  P = planBlockBalanced(100, {1, 1, 1}, Late);
+  ASSERT_EQ(P.Chunks.size(), 3u);
+  EXPECT_EQ(P.Chunks[2].Lo, 99u);
+  EXPECT_EQ(P.Chunks[2].Hi, 100u);
+  EXPECT_GE(P.Chunks[1].Hi - P.Chunks[1].Lo, 1u);
+  // Uniform work, one sample, too few iterations: planBlock.
+  for (const auto &[W, Trip] : {std::make_pair(std::vector<double>(10, 5.0), 100ull),
+                                std::make_pair(std::vector<double>{7.0}, 100ull),
+                                std::make_pair(Work, 3ull)}) {
+    Plan A = planBlockBalanced(Trip, {1, 1}, W), B = planBlock(Trip, {1, 1});
+    ASSERT_EQ(A.Chunks.size(), B.Chunks.size());
+    for (size_t C = 0; C < A.Chunks.size(); ++C) {
+      EXPECT_EQ(A.Chunks[C].Lo, B.Chunks[C].Lo);
+      EXPECT_EQ(A.Chunks[C].Hi, B.Chunks[C].Hi);
+    }
+  }
+}
+
