@@ -74,9 +74,9 @@ private:
   /// The table's pinned staging (CopyM held, context current): allocated at the first use;
   /// null when there is none (pinned_staging_bytes 0, or pinned memory refused).
   bool copyStaging();
-  /// A copy of StagedCopyMin bytes or more through the table's staging (CopyM held).
-  bool stagedToDevice(uint64_t Dst, const char *Src, size_t Bytes, std::string &Err);
-  bool stagedToHost(char *Dst, uint64_t Src, size_t Bytes, std::string &Err);
+  /// A copy of StagedCopyMin bytes or more between Host and Dev through the table's staging
+  /// (CopyM held); Host is only read when ToDevice.
+  bool staged(bool ToDevice, char *Host, uint64_t Dev, size_t Bytes, std::string &Err);
   DeviceState &S;
   int Ordinal;
 };
@@ -325,41 +325,34 @@ bool CudaMemory::copyStaging() {
   return S.CopyStaging != nullptr;
 }
 
-bool CudaMemory::stagedToDevice(uint64_t Dst, const char *Src, size_t Bytes, std::string &Err) {
+bool CudaMemory::staged(bool ToDevice, char *Host, uint64_t Dev, size_t Bytes,
+                        std::string &Err) {
   const DriverApi &Api = DriverApi::get();
   const size_t Half = S.CopyHalf;
   char *const Buf[2] = {S.CopyStaging, S.CopyStaging + Half};
   const unsigned Threads = packThreads();
+  const size_t N = (Bytes + Half - 1) / Half;
   CUresult Code = CUDA_SUCCESS;
   auto Size = [&](size_t K) { return std::min(Half, Bytes - K * Half); };
-  bool Ok = pipelineToDevice(
-      (Bytes + Half - 1) / Half, Buf,
-      [&](size_t K, char *B) { copyRows(B, 0, Src + K * Half, 0, 1, Size(K), Threads); },
-      [&](size_t K, char *B) {
-        return CLUSTRIX_CU_CODE(Api, Err, Code,
-                                cuMemcpyHtoDAsync(Dst + K * Half, B, Size(K), S.Streams[0]));
-      },
-      [&] { return sync0(Code, Err); });
-  if (!Ok && sticky(Code))
-    S.Lost = true;
-  return Ok;
-}
-
-bool CudaMemory::stagedToHost(char *Dst, uint64_t Src, size_t Bytes, std::string &Err) {
-  const DriverApi &Api = DriverApi::get();
-  const size_t Half = S.CopyHalf;
-  char *const Buf[2] = {S.CopyStaging, S.CopyStaging + Half};
-  const unsigned Threads = packThreads();
-  CUresult Code = CUDA_SUCCESS;
-  auto Size = [&](size_t K) { return std::min(Half, Bytes - K * Half); };
-  bool Ok = pipelineToHost(
-      (Bytes + Half - 1) / Half, Buf,
-      [&](size_t K, char *B) {
-        return CLUSTRIX_CU_CODE(Api, Err, Code,
-                                cuMemcpyDtoHAsync(B, Src + K * Half, Size(K), S.Streams[0]));
-      },
-      [&](size_t K, char *B) { copyRows(Dst + K * Half, 0, B, 0, 1, Size(K), Threads); },
-      [&] { return sync0(Code, Err); });
+  auto Sync = [&] { return sync0(Code, Err); };
+  bool Ok =
+      ToDevice
+          ? pipelineToDevice(
+                N, Buf,
+                [&](size_t K, char *B) { copyRows(B, 0, Host + K * Half, 0, 1, Size(K), Threads); },
+                [&](size_t K, char *B) {
+                  return CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyHtoDAsync(Dev + K * Half, B,
+                                                                            Size(K), S.Streams[0]));
+                },
+                Sync)
+          : pipelineToHost(
+                N, Buf,
+                [&](size_t K, char *B) {
+                  return CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyDtoHAsync(B, Dev + K * Half,
+                                                                            Size(K), S.Streams[0]));
+                },
+                [&](size_t K, char *B) { copyRows(Host + K * Half, 0, B, 0, 1, Size(K), Threads); },
+                Sync);
   if (!Ok && sticky(Code))
     S.Lost = true;
   return Ok;
@@ -372,7 +365,8 @@ bool CudaMemory::toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::stri
   if (Bytes >= StagedCopyMin) {
     std::lock_guard<std::mutex> G(S.CopyM);
     if (copyStaging())
-      return stagedToDevice(Dst, static_cast<const char *>(Src), Bytes, Err);
+      return staged(/*ToDevice=*/true, const_cast<char *>(static_cast<const char *>(Src)), Dst,
+                    Bytes, Err);
   }
   CUresult Code = CUDA_SUCCESS;
   bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyHtoDAsync(Dst, Src, Bytes, S.Streams[0]));
@@ -388,7 +382,7 @@ bool CudaMemory::toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err)
   if (Bytes >= StagedCopyMin) {
     std::lock_guard<std::mutex> G(S.CopyM);
     if (copyStaging())
-      return stagedToHost(static_cast<char *>(Dst), Src, Bytes, Err);
+      return staged(/*ToDevice=*/false, static_cast<char *>(Dst), Src, Bytes, Err);
   }
   CUresult Code = CUDA_SUCCESS;
   bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyDtoHAsync(Dst, Src, Bytes, S.Streams[0]));

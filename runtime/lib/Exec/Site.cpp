@@ -31,7 +31,7 @@ void SiteState::refresh(const LoopInfo &Info, const LoopArgs &Args, const Runtim
     // Other settings: every decision made under the old ones is void.
     Config = &C;
     HavePlan = false;
-    HaveChecks = false;
+    Checks[0].Valid = Checks[1].Valid = false;
     for (AdaptiveChoice &A : Classes)
       A = AdaptiveChoice();
     publish(C, 0, 0, FastNone, 0);
@@ -182,8 +182,6 @@ const std::string &SiteState::checks(const LoopInfo &Info, const LoopArgs &Args)
   BoxFn Written = InPlace && Args.WriteBoxes ? Args.WriteBoxes : Args.Boxes;
   bool Keyed = boxKey(Args, ScratchKey);
   ScratchKey.push_back(Written == Args.Boxes ? 0 : 1);
-  if (!HaveChecks)
-    Checks[0].Valid = Checks[1].Valid = false;
   if (Keyed)
     for (unsigned I : {ChecksNewest, ChecksNewest ^ 1u}) {
       ChecksEntry &E = Checks[I];
@@ -231,7 +229,6 @@ const std::string &SiteState::checks(const LoopInfo &Info, const LoopArgs &Args)
       }
     }
   }
-  HaveChecks = true;
   E.Valid = Keyed;
   E.Key.swap(ScratchKey);
   E.PlanGeneration = PlanGeneration;

@@ -121,7 +121,6 @@ private:
     std::vector<int64_t> Key;
     std::string Result;
   };
-  bool HaveChecks = false; ///< Cleared to forget both entries (other settings).
   ChecksEntry Checks[2];
   unsigned ChecksNewest = 0;
   std::vector<int64_t> ScratchKey;

@@ -91,6 +91,16 @@ void evalVars(const BoxProgram &P, const uint64_t *Trips, const int64_t *Symbols
     Vars[P.NumNest + I] = {Lo, Hi};
   }
 }
+
+/// The index interval of each dimension of access Acc; false when it is in a loop that does
+/// not run (it touches nothing).
+bool accessDims(const BoxProgram &P, const BoxAccess &Acc, const std::vector<Ival> &Vars,
+                Ival *Dims) {
+  bool Empty = false;
+  for (unsigned D = 0; D < P.Rank[Acc.Region]; ++D)
+    Dims[D] = evalExpr(P, P.Exprs[Acc.First + D], Vars, Empty);
+  return !Empty;
+}
 } // namespace
 
 void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Symbols, uint64_t Lo,
@@ -112,10 +122,7 @@ void evalBoxHulls(const BoxProgram &P, const uint64_t *Trips, const int64_t *Sym
       continue;
     unsigned Rank = P.Rank[Acc.Region];
     Ival Dims[3];
-    bool Empty = false;
-    for (unsigned D = 0; D < Rank; ++D)
-      Dims[D] = evalExpr(P, P.Exprs[Acc.First + D], Vars, Empty);
-    if (Empty)
+    if (!accessDims(P, Acc, Vars, Dims))
       continue;
     Box &B = Out[Acc.Region];
     for (unsigned D = 0; D < Rank; ++D) {
@@ -172,13 +179,8 @@ bool programWriteAccessBoxes(const ProgramBoxes &B, uint64_t Lo, uint64_t Hi, Bo
       X.Lo[D] = 0;
       X.Hi[D] = D < int(Rank) ? 0 : 1; // empty until the access gives its bounds
     }
-    if (!Acc.Write)
-      continue;
     Ival Dims[3];
-    bool Empty = false;
-    for (unsigned D = 0; D < Rank; ++D)
-      Dims[D] = evalExpr(P, P.Exprs[Acc.First + D], Vars, Empty);
-    if (Empty)
+    if (!Acc.Write || !accessDims(P, Acc, Vars, Dims))
       continue;
     for (unsigned D = 0; D < Rank; ++D) {
       X.Lo[D] = Dims[D].Lo;
