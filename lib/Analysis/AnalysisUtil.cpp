@@ -62,15 +62,16 @@ unsigned complexityLevel(unsigned Score) {
 
 namespace analysis {
 
-void RejectLog::add(RejectKind K, std::string Message, SourceLocation Loc, std::string Note,
-                    std::string Suggestion) {
+RejectReason *RejectLog::add(RejectKind K, std::string Message, SourceLocation Loc,
+                             std::string Note, std::string Suggestion) {
   // Messages name members as users wrote them, not as generated code reaches them.
   Message = displayMemberNames(Message);
   Note = displayMemberNames(Note);
   for (const RejectReason &Old : Reasons)
     if (Old.Kind == K && Old.Message == Message)
-      return;
-  Reasons.push_back({K, std::move(Message), Loc, std::move(Note), std::move(Suggestion)});
+      return nullptr;
+  Reasons.push_back({K, std::move(Message), Loc, std::move(Note), std::move(Suggestion), {}});
+  return &Reasons.back();
 }
 
 std::string pointerKey(const void *D) {

@@ -24,8 +24,9 @@ namespace analysis {
 class RejectLog {
 public:
   explicit RejectLog(std::vector<RejectReason> &Reasons) : Reasons(Reasons) {}
-  void add(RejectKind K, std::string Message, clang::SourceLocation Loc = {},
-           std::string Note = "", std::string Suggestion = "");
+  /// Adds a reason; returns it, or null where the same reason was already there.
+  RejectReason *add(RejectKind K, std::string Message, clang::SourceLocation Loc = {},
+                    std::string Note = "", std::string Suggestion = "");
   bool empty() const { return Reasons.empty(); }
   size_t size() const { return Reasons.size(); }
 

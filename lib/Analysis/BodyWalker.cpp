@@ -516,6 +516,8 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
     R.InnerRanges.push_back({V, *Range});
   }
   ++CondDepth;
+  const bool Ranged = IV && Range;
+  RangedLoopDepth += Ranged;
   if (F->getConditionVariableDeclStmt())
     walkStmt(F->getConditionVariableDeclStmt());
   if (F->getCond())
@@ -528,6 +530,7 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   walkStmt(F->getBody());
   Facts.Cost.repeat(Mark, Trips);
   MayHaveLeft = SavedLeft;
+  RangedLoopDepth -= Ranged;
   --CondDepth;
   --BreakDepth;
 }

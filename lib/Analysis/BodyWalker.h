@@ -84,6 +84,10 @@ struct Access {
   std::vector<Polynomial> Subs;
   bool Read = false, Write = false;
   bool Conditional = false;
+  /// Made only in some iterations for a reason other than the canonical inner loops around it
+  /// (whose ranges the exact test knows): a branch, a loop of unknown trips, a `continue` or
+  /// `return` before it. An access that is not Guarded happens at every point of the nest.
+  bool Guarded = false;
   bool Partial = false;  ///< Writes a part (a field) of the element.
   /// The members of the element it touches, outermost first (empty: the whole element). A null
   /// entry is a member the walk does not name (an anonymous union's).
@@ -350,6 +354,8 @@ private:
   const clang::VarDecl *RangeVar = nullptr; ///< Element variable of a parallel range-based loop.
   PointerRef RangeBase;                     ///< Its range.
   unsigned CondDepth = 0, BreakDepth = 0, CallDepth = 0;
+  /// Of CondDepth, the canonical inner `for` loops with known ranges (Access::Guarded).
+  unsigned RangedLoopDepth = 0;
   /// Whether a `continue`, or a `return` of a callee, was walked under a condition since the
   /// start of the innermost loop body or callee: the accesses after it there may not happen in
   /// every iteration. Inner loops and callees restore it when they end.

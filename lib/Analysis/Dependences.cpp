@@ -63,9 +63,11 @@ bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
       // The cheap tests ignore the loops' bounds: a dependence they find may need iterations
       // outside the iteration space (a triangular nest's rows below the diagonal). The exact
       // test (isl) proves independence or finds two iterations that touch one element.
+      std::string Witness;
       if (std::optional<ExactAnswer> X = testExactly(Subs[I], Subs[J], Nest.NormVars, Ranges)) {
         if (!X->Conflict)
           continue;
+        Witness = X->Witness;
         if (Res.Kind == DepKind::Unknown) {
           Res.Kind = DepKind::Dependent;
           Res.Why = X->Witness.empty() ? "two iterations touch the same element"
@@ -82,9 +84,18 @@ bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
       else if (Res.Kind == DepKind::Unknown)
         Msg = "'" + Reg.Name + "' may be written in one iteration and " +
               (OtherWrites ? "written" : "read") + " in another: " + Res.Why;
-      Log.add(RejectKind::ArrayDependence, Msg, I == J ? As[I]->Loc : As[J]->Loc,
-              I == J ? "written here" : OtherWrites ? "conflicting write here"
-                                                    : "conflicting read here");
+      RejectReason *Added =
+          Log.add(RejectKind::ArrayDependence, Msg, I == J ? As[I]->Loc : As[J]->Loc,
+                  I == J ? "written here" : OtherWrites ? "conflicting write here"
+                                                        : "conflicting read here");
+      if (Added && !Witness.empty() && !As[I]->Guarded && !As[J]->Guarded) {
+        auto &W = Added->Race;
+        W.Certain = true;
+        W.Iterations = Witness;
+        W.First = As[I]->Loc;
+        W.Second = As[J]->Loc;
+        W.BothWrite = OtherWrites;
+      }
       return true;
     }
   }

@@ -40,6 +40,9 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
   BodyFacts &Facts = Walker.Facts;
   checkInvariance(Ctx, Nest, Escapes, Scope, Facts, R, Log);
   classifyScalars(Ctx, Nest, Clauses, Facts, Escapes, R, Log);
+  for (const auto &[VD, Use] : Facts.Scalars)
+    if (!Use.Writes.empty())
+      R.WrittenScalars.push_back(VD);
   checkAppends(Ctx, Facts, Escapes, R, Log);
   RangeMap Ranges;
   RegionAccesses ByRegion = buildRegions(Ctx, Nest, Clauses, Facts, R, Log, Ranges);

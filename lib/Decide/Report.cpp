@@ -83,6 +83,18 @@ llvm::json::Array loopObjects(const ReportUnit &U) {
                                        {"unit", U.File}});
     if (!R.Instantiation.empty())
       (*Loops.back().getAsObject())["instantiation"] = R.Instantiation;
+    if (!R.OpenMP.Directive.empty()) {
+      llvm::json::Object Omp{{"directive", R.OpenMP.Directive}};
+      if (!R.OpenMP.Verdict.empty()) {
+        llvm::json::Array Accesses;
+        for (auto [Line, Column] : R.OpenMP.Accesses)
+          Accesses.push_back(llvm::json::Object{{"line", Line}, {"column", Column}});
+        Omp["verdict"] = R.OpenMP.Verdict;
+        Omp["message"] = R.OpenMP.Message;
+        Omp["accesses"] = std::move(Accesses);
+      }
+      (*Loops.back().getAsObject())["openmp"] = std::move(Omp);
+    }
   }
   return Loops;
 }

@@ -11,6 +11,7 @@
 #include "clustrix/Analysis/ResidencyScopes.h"
 #include "clustrix/AST/Spelling.h"
 #include "clustrix/Decide/Decision.h"
+#include "clustrix/Decide/OpenMPCheck.h"
 #include "clustrix/Detect/AttributeCollector.h"
 #include "clustrix/Detect/LoopMatcher.h"
 #include "clustrix/Rewrite/CCaptures.h"
@@ -55,6 +56,11 @@ public:
                    AnalysisAction::DoneFn Done)
       : CI(CI), Opts(Opts), Out(Out), Done(std::move(Done)), Attrs(CI.getPreprocessor()) {
     Attrs.install();
+    if (this->Opts.OpenMP == OpenMPMode::Check) {
+      // The verdicts are the diagnostics: the loops' own decisions go to the report only.
+      this->Opts.Diags.Refusals = RefusalSeverity::Ignore;
+      this->Opts.Diags.Remarks = false;
+    }
   }
 
   /// The analysis never follows calls into system headers (they are refused or known math), so
@@ -78,17 +84,119 @@ private:
   std::vector<AcceptedInstance> analyzeInstances(ASTContext &Ctx, const MatchedLoop &L,
                                                  LoopAnalyzer &Analyzer, const Decider &Decide);
   void rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> &Accepted);
+  void findOpenMPLoops(ASTContext &Ctx);
+  void checkOpenMP(ASTContext &Ctx, const MatchedLoop &L, const LoopResult &R);
 
   CompilerInstance &CI;
   PipelineOptions Opts;
   PipelineOutput &Out;
   AnalysisAction::DoneFn Done;
   AttributeCollector Attrs;
+  /// The OpenMP front door's loops, by file and line of their directive; the threadprivate
+  /// variables of each file.
+  std::map<std::pair<FileID, unsigned>, const OmpLoop *> OmpAt;
+  std::map<FileID, std::set<std::string>> ThreadPrivate;
 };
 
-void AnalysisConsumer::run(ASTContext &Ctx) {
-  if (Attrs.annotations().empty())
+/// Finds the files the OpenMP front door converted among the parse's, reports the loops it did
+/// not take, and indexes the others by their directive's line.
+void AnalysisConsumer::findOpenMPLoops(ASTContext &Ctx) {
+  if (Opts.OpenMP == OpenMPMode::Off || !Opts.OmpFiles)
     return;
+  SourceManager &SM = Ctx.getSourceManager();
+  for (const auto &[Path, Conv] : *Opts.OmpFiles) {
+    OptionalFileEntryRef FE = CI.getFileManager().getOptionalFileRef(Path);
+    FileID F = FE ? SM.translateFile(*FE) : FileID();
+    if (F.isInvalid())
+      continue;
+    ThreadPrivate[F].insert(Conv.ThreadPrivate.begin(), Conv.ThreadPrivate.end());
+    for (const OmpLoop &L : Conv.Loops) {
+      if (L.Taken) {
+        OmpAt[{F, L.Line}] = &L;
+        continue;
+      }
+      SourceLocation Loc = SM.translateLineCol(F, L.Line, L.Column);
+      std::string Directive = "'#pragma omp " + L.Directive + "'";
+      if (Opts.OpenMP == OpenMPMode::Check) {
+        Out.Diags.push_back({DiagnosticsEngine::Remark, Loc,
+                             "OpenMP race check: unknown: " + L.WhyNot, {}, {}});
+        LoopRecord Rec;
+        Rec.File = Path;
+        Rec.Line = L.Line;
+        Rec.Column = L.Column;
+        Rec.Reasons.push_back({rejectKindName(RejectKind::OpenMPDirective), L.WhyNot, "",
+                               L.Line, L.Column});
+        Rec.OpenMP.Directive = L.Directive;
+        Rec.OpenMP.Verdict = verdictName(RaceVerdict::Unknown).str();
+        Rec.OpenMP.Message = L.WhyNot;
+        Out.Records.push_back(std::move(Rec));
+      } else {
+        Out.Diags.push_back({DiagnosticsEngine::Warning, Loc,
+                             Directive + " left as written: " + L.WhyNot, {}, {}});
+        LoopRecord Rec;
+        Rec.File = Path;
+        Rec.Line = L.Line;
+        Rec.Column = L.Column;
+        Rec.Reasons.push_back({rejectKindName(RejectKind::OpenMPDirective), L.WhyNot, "",
+                               L.Line, L.Column});
+        Rec.OpenMP.Directive = L.Directive;
+        Out.Records.push_back(std::move(Rec));
+      }
+    }
+  }
+}
+
+/// The OpenMP loop's record names its directive; in checking mode the loop gets its verdict.
+void AnalysisConsumer::checkOpenMP(ASTContext &Ctx, const MatchedLoop &L, const LoopResult &R) {
+  if (OmpAt.empty() || !L.Ann || Out.Records.empty())
+    return;
+  SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation At = SM.getExpansionLoc(L.Ann->Begin);
+  auto It = OmpAt.find({SM.getFileID(At), SM.getExpansionLineNumber(At)});
+  if (It == OmpAt.end())
+    return;
+  const OmpLoop &Omp = *It->second;
+  LoopRecord &Rec = Out.Records.back();
+  Rec.OpenMP.Directive = Omp.Directive;
+  if (Opts.OpenMP != OpenMPMode::Check)
+    return;
+  OmpVerdict V = checkOpenMPLoop(Ctx, L.Loop, Omp, R, ThreadPrivate[SM.getFileID(At)]);
+  Rec.OpenMP.Verdict = verdictName(V.Verdict).str();
+  Rec.OpenMP.Message = V.Message;
+  PendingDiag D;
+  D.Loc = At;
+  switch (V.Verdict) {
+  case RaceVerdict::Race:
+    D.Level = DiagnosticsEngine::Warning;
+    D.Message = "data race in OpenMP loop: " + V.Message;
+    for (auto [Loc, Note] : {std::pair{V.First, V.FirstNote}, {V.Second, V.SecondNote}}) {
+      if (Loc.isInvalid() || Note.empty())
+        continue;
+      D.Notes.push_back({DiagnosticsEngine::Note, Loc, Note, {}, {}});
+      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+      if (P.isValid())
+        Rec.OpenMP.Accesses.push_back({P.getLine(), P.getColumn()});
+    }
+    break;
+  case RaceVerdict::RaceFree:
+    D.Level = DiagnosticsEngine::Remark;
+    D.Message = "OpenMP loop is race-free: " + V.Message;
+    break;
+  case RaceVerdict::Unknown:
+    D.Level = DiagnosticsEngine::Remark;
+    D.Message = "OpenMP race check: unknown: " + V.Message;
+    break;
+  }
+  Out.Diags.push_back(std::move(D));
+}
+
+void AnalysisConsumer::run(ASTContext &Ctx) {
+  if (!CI.getDiagnostics().hasErrorOccurred())
+    findOpenMPLoops(Ctx);
+  if (Attrs.annotations().empty()) {
+    sortDiagnostics(Out.Diags, Ctx.getSourceManager());
+    return;
+  }
   if (CI.getDiagnostics().hasErrorOccurred()) {
     // Code that does not compile is neither analyzed nor changed: taking the attributes out
     // could hide the error itself (a broken bracket inside one, an attribute where none may
@@ -100,6 +208,8 @@ void AnalysisConsumer::run(ASTContext &Ctx) {
   std::vector<AcceptedLoop> Accepted = analyzeAndDecide(Ctx, Loops);
   sortDiagnostics(Out.Diags, Ctx.getSourceManager());
   Out.Errors = countErrors(Out.Diags);
+  if (Opts.OpenMP == OpenMPMode::Check)
+    return; // the program compiles as written
   rewrite(Ctx, Accepted);
 }
 
@@ -127,6 +237,7 @@ AnalysisConsumer::analyzeAndDecide(ASTContext &Ctx, const std::vector<MatchedLoo
     if (R.Accepted)
       K = emitKernel(Ctx, L.Loop, R, &CI.getPreprocessor());
     Decide.decide(L, R, {K.Ok, K.Reason}, Out.Records, Out.Diags);
+    checkOpenMP(Ctx, L, R);
     if (R.Accepted) {
       Nesting.accept(L);
       Accepted.push_back({&L, std::move(R), std::move(K), {}});
@@ -177,6 +288,7 @@ std::vector<AcceptedInstance> AnalysisConsumer::analyzeInstances(ASTContext &Ctx
     if (R.Accepted)
       K = emitKernel(Ctx, In.Loop, R, &CI.getPreprocessor(), &Key);
     Decide.decide(M, R, {K.Ok, K.Reason}, Out.Records, Out.Diags);
+    checkOpenMP(Ctx, M, R);
     if (R.Accepted)
       Accepted.push_back({std::move(M), std::move(R), std::move(K), Key.Condition});
   }

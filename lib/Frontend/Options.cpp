@@ -54,6 +54,17 @@ std::string clustrix::applyOption(llvm::StringRef Arg, PipelineOptions &Opts,
     Opts.Analysis.ProjectRoot = Value.str();
     return "";
   }
+  if (Name == "openmp") {
+    if (Value == "on")
+      Opts.OpenMP = OpenMPMode::On;
+    else if (Value == "check")
+      Opts.OpenMP = OpenMPMode::Check;
+    else if (Value == "off")
+      Opts.OpenMP = OpenMPMode::Off;
+    else
+      return "'openmp=' takes 'on', 'check' or 'off', not '" + Value.str() + "'";
+    return "";
+  }
   if (Name == "parse") {
     if (Value == "once")
       Opts.ParseOnce = true;
@@ -65,5 +76,6 @@ std::string clustrix::applyOption(llvm::StringRef Arg, PipelineOptions &Opts,
   }
   return "unknown option '" + Arg.str() +
          "'; expected report=FILE, emit-rewritten=FILE, remarks=on|off, "
-         "refusals=warning|error|remark|ignore, max-level=N, project-root=DIR or parse=once|twice";
+         "refusals=warning|error|remark|ignore, max-level=N, project-root=DIR, parse=once|twice or "
+         "openmp=on|check|off";
 }

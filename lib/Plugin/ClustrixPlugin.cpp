@@ -85,6 +85,26 @@ public:
     return std::nullopt;
   }
 
+  /// The project's files that Text, of the file at Path, includes, directly or not, with Path
+  /// itself first: (path, text). Bounded like the scan.
+  std::vector<std::pair<std::string, std::string>> projectFiles(const std::string &Path,
+                                                                llvm::StringRef Text) {
+    std::vector<std::pair<std::string, std::string>> Files = {{Path, Text.str()}};
+    std::set<std::string> Seen = {Path};
+    for (size_t I = 0; I < Files.size() && Files.size() < MaxFiles; ++I) {
+      std::string Dir = llvm::sys::path::parent_path(Files[I].first).str();
+      for (auto [Name, Angled] : includes(Files[I].second)) {
+        std::optional<std::string> P = resolve(Dir, Name, Angled);
+        if (!P || !Seen.insert(*P).second)
+          continue;
+        if (OptionalFileEntryRef FE = FM.getOptionalFileRef(*P))
+          if (auto Buf = FM.getBufferForFile(*FE))
+            Files.push_back({*P, (*Buf)->getBuffer().str()});
+      }
+    }
+    return Files;
+  }
+
   /// Whether Text, of a file in Dir, or a file of the project it includes, may hold an
   /// annotation.
   bool mayHold(llvm::StringRef Dir, llvm::StringRef Text) { return scan(Dir, Text).May; }
@@ -98,6 +118,30 @@ public:
   }
 
 private:
+  /// The `#include "..."` and `#include <...>` lines of Text: (name, angled).
+  static std::vector<std::pair<std::string, bool>> includes(llvm::StringRef Text) {
+    std::vector<std::pair<std::string, bool>> Out;
+    llvm::SmallVector<llvm::StringRef, 64> Lines;
+    Text.split(Lines, '\n');
+    for (llvm::StringRef L : Lines) {
+      L = L.ltrim();
+      if (!L.consume_front("#"))
+        continue;
+      L = L.ltrim();
+      if (!L.consume_front("include"))
+        continue;
+      L.consume_front("_next");
+      L = L.ltrim();
+      if (L.empty() || (L[0] != '"' && L[0] != '<'))
+        continue;
+      char Close = L[0] == '"' ? '"' : '>';
+      size_t End = L.find(Close, 1);
+      if (End != llvm::StringRef::npos)
+        Out.push_back({L.substr(1, End - 1).str(), Close == '>'});
+    }
+    return Out;
+  }
+
   struct Verdict {
     bool May = false;    ///< An annotation may be in these files.
     bool Hidden = false; ///< They include a file through a macro.
@@ -192,6 +236,8 @@ public:
 
 private:
   std::unique_ptr<ASTConsumer> run(CompilerInstance &CI);
+  bool runOpenMP(CompilerInstance &CI, FileEntryRef Main, llvm::StringRef Text,
+                 ProjectScan &Scan);
   void reportError(CompilerInstance &CI, const std::string &Message) {
     CI.getDiagnostics().Report(
         CI.getDiagnostics().getCustomDiagID(DiagnosticsEngine::Error, "%0"))
@@ -211,6 +257,9 @@ std::unique_ptr<ASTConsumer> ClustrixAction::run(CompilerInstance &CI) {
   // cost these reads and nothing else.
   auto Buf = CI.getFileManager().getBufferForFile(*FE);
   ProjectScan Scan(CI);
+  if (Buf && Settings.Opts.OpenMP != OpenMPMode::Off &&
+      runOpenMP(CI, *FE, (*Buf)->getBuffer(), Scan))
+    return nullptr;
   if (!Buf || !Scan.mayHold(llvm::sys::path::parent_path(FE->getName()), (*Buf)->getBuffer())) {
     if (!Settings.ReportFile.empty())
       if (llvm::Error E = writeReport(Settings.ReportFile, {{FE->getName().str(), {}}}))
@@ -272,6 +321,42 @@ std::unique_ptr<ASTConsumer> ClustrixAction::run(CompilerInstance &CI) {
   // the file's directory for quoted includes.
   SM.setMainFileID(SM.createFileID(*FE, SourceLocation(), SrcMgr::C_User));
   return nullptr;
+}
+
+/// The OpenMP front door: the project's files that hold OpenMP worksharing loops are read
+/// converted (clustrix/Detect/OpenMPDoor.h) by an analysis in a parse of its own; with
+/// `openmp=on` the compile then reads the rewritten files, with `openmp=check` the files as
+/// written. False when no file of the project holds an OpenMP directive: the plain path
+/// follows.
+bool ClustrixAction::runOpenMP(CompilerInstance &CI, FileEntryRef Main, llvm::StringRef Text,
+                               ProjectScan &Scan) {
+  auto Files = std::make_shared<std::map<std::string, OmpConversion>>();
+  for (auto &[Path, Body] : Scan.projectFiles(Main.getName().str(), Text))
+    if (mayContainOpenMP(Body)) {
+      OmpConversion C = convertOpenMPLoops(Body);
+      if (!C.Loops.empty() || !C.ThreadPrivate.empty())
+        (*Files)[Path] = std::move(C);
+    }
+  if (Files->empty())
+    return false;
+  pluginLog("OpenMP front door: " + std::to_string(Files->size()) +
+            " file(s) with OpenMP loops; the analysis in a parse of its own");
+  PipelineOptions Opts = Settings.Opts;
+  Opts.OmpFiles = Files;
+  PipelineOutput Out;
+  if (!analyseInOwnParse(CI, Opts, Out) || Out.SourceHadErrors)
+    return true; // the real compile reports the errors, on the text as written
+  emitDiagnostics(CI.getDiagnostics(), Out.Diags, [](SourceLocation L) { return L; });
+  for (const std::string &M : writeOutputs(Settings, Main.getName(), Text, Out))
+    reportError(CI, M);
+  if (Opts.OpenMP == OpenMPMode::Check || !Out.Changed)
+    return true;
+  replaceHeaders(CI, Out.Headers);
+  SourceManager &SM = CI.getSourceManager();
+  SM.overrideFileContents(Main, llvm::MemoryBuffer::getMemBufferCopy(Out.Rewritten,
+                                                                     Main.getName()));
+  SM.setMainFileID(SM.createFileID(Main, SourceLocation(), SrcMgr::C_User));
+  return true;
 }
 
 } // namespace

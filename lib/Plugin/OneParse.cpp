@@ -21,6 +21,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -795,6 +796,13 @@ bool clustrix::analyseInOwnParse(CompilerInstance &CI, const PipelineOptions &Op
   // Its diagnostics are discarded (the real compile reports them): without warnings, clang also
   // skips the per-function CFG analyses behind -Wuninitialized, -Wunreachable-code and others.
   Inv->getDiagnosticOpts().IgnoreWarnings = true;
+  // The OpenMP front door's files: the analysis reads them converted (the parse owns the
+  // buffers).
+  if (Opts.OmpFiles)
+    for (const auto &[Path, Conv] : *Opts.OmpFiles)
+      if (Conv.Changed)
+        Inv->getPreprocessorOpts().addRemappedFile(
+            Path, llvm::MemoryBuffer::getMemBufferCopy(Conv.Text, Path).release());
 
   CompilerInstance Nested(CI.getPCHContainerOperations());
   Nested.setInvocation(Inv);
@@ -824,13 +832,28 @@ bool clustrix::analyseInOwnParse(CompilerInstance &CI, const PipelineOptions &Op
       return;
     }
     auto It = Copies.find(FID);
+    bool Converted = false;
+    OptionalFileEntryRef FE = NSM.getFileEntryRefForID(FID);
+    std::string Name = FE ? FE->getName().str() : NSM.getBufferName(F).str();
+    // A file the OpenMP front door converted is shown as written: the conversion keeps every
+    // line and the column where each directive starts.
+    if (Opts.OmpFiles)
+      if (auto C = Opts.OmpFiles->find(Name); C != Opts.OmpFiles->end() && C->second.Changed)
+        Converted = true;
     if (It == Copies.end()) {
-      OptionalFileEntryRef FE = NSM.getFileEntryRefForID(FID);
-      std::string Name = FE ? FE->getName().str() : NSM.getBufferName(F).str();
-      It = Copies
-               .emplace(FID, SM.createFileID(llvm::MemoryBuffer::getMemBufferCopy(
-                                 NSM.getBufferData(FID), Name)))
-               .first;
+      std::unique_ptr<llvm::MemoryBuffer> Text;
+      if (Converted && FE)
+        if (auto Disk = CI.getFileManager().getBufferForFile(*FE))
+          Text = llvm::MemoryBuffer::getMemBufferCopy((*Disk)->getBuffer(), Name);
+      if (!Text)
+        Text = llvm::MemoryBuffer::getMemBufferCopy(NSM.getBufferData(FID), Name);
+      It = Copies.emplace(FID, SM.createFileID(std::move(Text))).first;
+    }
+    if (Converted) {
+      SourceLocation T = SM.translateLineCol(It->second, NSM.getSpellingLineNumber(F),
+                                             NSM.getSpellingColumnNumber(F));
+      L = T.isValid() ? T : SM.getLocForStartOfFile(It->second);
+      return;
     }
     L = SM.getComposedLoc(It->second, NSM.getFileOffset(F));
   };

@@ -35,6 +35,16 @@ struct RejectReason {
   clang::SourceLocation Loc; ///< Where the note points.
   std::string Note;          ///< The note's text; empty for no note.
   std::string Suggestion;    ///< A clause to add, e.g. "reduce(+: sum)"; empty for none.
+  /// For an array dependence that certainly happens: two iterations that the exact test found
+  /// touching one element, through two accesses that every point of the nest makes (no branch
+  /// or early exit guards them). The OpenMP race check reports these, and only these, as races.
+  struct RaceWitness {
+    bool Certain = false;
+    std::string Iterations;               ///< "iterations 0 and 1 (with n = 2)"
+    clang::SourceLocation First, Second;  ///< The write, and the other access.
+    bool BothWrite = false;
+  };
+  RaceWitness Race = {};
 };
 
 /// Stable name of a reject kind, for the report and the docs anchor.
@@ -156,6 +166,9 @@ struct LoopResult {
   std::vector<Reduction> Reductions;
   std::vector<Append> Appends;
   std::vector<Private> Privates;
+  /// Variables declared outside the loop (or global) that the body or its callees write, as
+  /// scalars; Privates are not among them.
+  std::vector<const clang::VarDecl *> WrittenScalars;
   std::vector<const clang::FunctionDecl *> Callees; ///< Closure of called functions, callees
                                                     ///< first.
   std::vector<const clang::RecordDecl *> Records;   ///< Record types the body uses.

@@ -44,6 +44,13 @@ struct LoopRecord {
   double WorkPerIter = 0;
   bool GPU = false;       ///< The loop has a GPU form (kernel text).
   std::string GPUReason;  ///< Why not, when it has none.
+  /// A loop of the OpenMP front door: its directive ("parallel for"), and in checking mode the
+  /// race check's verdict ("race", "race-free", "unknown"), its message and, for a race, the
+  /// lines and columns of the two accesses.
+  struct {
+    std::string Directive, Verdict, Message;
+    std::vector<std::pair<unsigned, unsigned>> Accesses;
+  } OpenMP;
 };
 
 /// The records of one translation unit, named by its main file as the compiler was given it.

@@ -9,15 +9,26 @@
 
 #include "clustrix/Analysis/LoopAnalysis.h"
 #include "clustrix/Decide/Diagnostics.h"
+#include "clustrix/Detect/OpenMPDoor.h"
 
 #include "llvm/ADT/StringRef.h"
 
+#include <map>
+#include <memory>
 #include <string>
 
 namespace clustrix {
 
 /// Options shared by the front doors.
+/// The OpenMP front door (docs/openmp.md): off; `on`, OpenMP worksharing loops are annotated
+/// loops; `check`, each is judged under OpenMP's rules (race, race-free or unknown) and the
+/// program is compiled as written.
+enum class OpenMPMode { Off, On, Check };
+
 struct PipelineOptions {
+  OpenMPMode OpenMP = OpenMPMode::Off;
+  /// The front door's conversions of the files it read, by the name the parse opens each by.
+  std::shared_ptr<const std::map<std::string, OmpConversion>> OmpFiles;
   AnalysisOptions Analysis;
   DiagOptions Diags;
   /// The plugin's compile analyses in its own parse (`parse=once`, lib/Plugin/OneParse.h) or

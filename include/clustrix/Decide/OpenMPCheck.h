@@ -1,0 +1,48 @@
+//===- clustrix/Decide/OpenMPCheck.h - OpenMP loops, race or proof -*- C++ -*-===//
+//
+// The race check of the OpenMP front door: one worksharing loop, analysed as an annotated loop,
+// judged under OpenMP's data-sharing rules (a variable declared outside the loop is shared
+// unless a clause makes it private or a reduction). The verdict is one of three:
+//   - a race, only with a witness: two iterations, the variable or element, and the line of
+//     each access (an array dependence the exact test found between accesses that every point
+//     of the nest makes, or a shared scalar that every iteration writes);
+//   - race-free, proved (the analysis accepts the loop with nothing that OpenMP would share,
+//     and no proof that needs a run-time check);
+//   - unknown, with the reason.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CLUSTRIX_DECIDE_OPENMPCHECK_H
+#define CLUSTRIX_DECIDE_OPENMPCHECK_H
+
+#include "clustrix/Analysis/LoopModel.h"
+#include "clustrix/Detect/OpenMPDoor.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <set>
+#include <string>
+
+namespace clustrix {
+
+enum class RaceVerdict { Race, RaceFree, Unknown };
+
+/// The report's word for a verdict: "race", "race-free", "unknown".
+llvm::StringRef verdictName(RaceVerdict V);
+
+struct OmpVerdict {
+  RaceVerdict Verdict = RaceVerdict::Unknown;
+  /// The race and its witness, or why the verdict is unknown, or what the proof covers.
+  std::string Message;
+  /// For a race: the two accesses (the same place for a scalar every iteration writes).
+  clang::SourceLocation First, Second;
+  std::string FirstNote, SecondNote;
+};
+
+/// Judges the OpenMP loop L, whose `for` statement is Loop, from the analysis result R.
+/// ThreadPrivate names the file's `threadprivate` variables (each thread's own).
+OmpVerdict checkOpenMPLoop(clang::ASTContext &Ctx, const clang::Stmt *Loop, const OmpLoop &L,
+                           const LoopResult &R, const std::set<std::string> &ThreadPrivate);
+
+} // namespace clustrix
+
+#endif // CLUSTRIX_DECIDE_OPENMPCHECK_H

@@ -1,0 +1,105 @@
+// The OpenMP front door's race check (openmp=check): each worksharing loop is a race with a
+// witness, race-free, or unknown with its reason, under OpenMP's data-sharing rules; the file
+// compiles as written.
+// RUN: %clustrix_cc -fsyntax-only -fplugin-arg-clustrix-openmp=check -fplugin-arg-clustrix-report=%t.json %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark}}:"
+// RUN: %python -c "import json; d = json.load(open('%t.json')); print(sorted((l['line'], l['openmp']['verdict']) for l in d['loops']))" | FileCheck %s --check-prefix=JSON
+// REQUIRES: compiler
+
+int g;
+#pragma omp threadprivate(g)
+
+void f(int n, int *idx, double *x, double *y) {
+  int i, j, t;
+  double a[100], b[100][100], s = 0;
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: warning: data race in OpenMP loop: 'a' is written in one iteration and read in another (dependence distance 1): iterations 0 and 1 (with n = 3) touch the same element
+#pragma omp parallel for
+  for (i = 0; i < n - 1; i++)
+    // CHECK: openmp-check.c:[[@LINE+2]]:5: note: written here
+    // CHECK: openmp-check.c:[[@LINE+1]]:16: note: and read here
+    a[i + 1] = a[i] + 1;
+
+  // A temporary declared outside the loop is shared: every iteration writes it.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: warning: data race in OpenMP loop: 't' is shared (declared outside the loop, in no private or reduction clause) and every iteration writes it: iterations i = 0 and i = 1 both write it
+#pragma omp parallel for
+  for (i = 0; i < 100; i++) {
+    // CHECK: openmp-check.c:[[@LINE+1]]:7: note: written here by every iteration
+    t = i * 2;
+    a[i] = t;
+  }
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP loop is race-free: no two iterations touch one element or variable where either writes it
+#pragma omp parallel for private(t)
+  for (i = 0; i < 100; i++) {
+    t = i * 2;
+    a[i] = t;
+  }
+  // An inner loop's counter declared outside the loop is shared in C.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: warning: data race in OpenMP loop: 'j' is shared (declared outside the loop, in no private or reduction clause) and every iteration writes it: iterations i = 0 and i = 1 both write it
+#pragma omp parallel for
+  for (i = 0; i < 100; i++)
+    // CHECK: openmp-check.c:[[@LINE+1]]:12: note: written here by every iteration
+    for (j = 0; j < 100; j++)
+      b[i][j] = 0;
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP loop is race-free: no two iterations touch one element or variable where either writes it
+#pragma omp parallel for private(j)
+  for (i = 0; i < 100; i++)
+    for (j = 0; j < 100; j++)
+      b[i][j] = 0;
+  // A sum without a reduction clause races; with one it does not.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: warning: data race in OpenMP loop: 's' is shared (declared outside the loop, in no private or reduction clause) and every iteration writes it: iterations i = 0 and i = 1 both write it, where the loop runs at least two iterations
+#pragma omp parallel for
+  for (i = 0; i < n; i++)
+    // CHECK: openmp-check.c:[[@LINE+1]]:7: note: written here by every iteration
+    s += x[i];
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP loop is race-free: no two iterations touch one element or variable where either writes it
+#pragma omp parallel for reduction(+: s)
+  for (i = 0; i < n; i++)
+    s += x[i];
+  // Written only in some iterations: no witness, so no race is reported.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: 't' is shared (declared outside the loop, in no private or reduction clause) and written in some iterations only, so no two iterations are known to write it
+#pragma omp parallel for
+  for (i = 0; i < 100; i++)
+    if (a[i] > 5)
+      t = i;
+  // A subscript that leaves its row: not proved (out of bounds at j = 0).
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: a subscript of 'b' may leave its dimension (into the next row), which the proof does not cover
+#pragma omp parallel for private(j)
+  for (i = 1; i < 100; i++)
+    for (j = 0; j < 100; j++)
+      b[i][j] = b[i][j - 1];
+  // A linear counter is not an invariant symbol: its dependence has no witness.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: 'j' is accumulated and also read in the loop, so each iteration depends on the previous ones
+#pragma omp parallel for linear(j)
+  for (i = 0; i < 100; i++) {
+    a[j] = i;
+    j++;
+  }
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: 'y' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+#pragma omp parallel for
+  for (i = 0; i < n; i++)
+    y[idx[i]] = x[i];
+  // Pointers that may overlap: the proof would need them apart.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: 'y' is written through a pointer that may overlap another array the loop touches; the proof holds where they do not overlap
+#pragma omp parallel for
+  for (i = 0; i < n; i++)
+    y[i] = x[i];
+  // Each thread's own copy of a threadprivate variable.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: 'g' is declared outside the loop and written by every iteration; declare it inside the loop body
+#pragma omp parallel for
+  for (i = 0; i < 100; i++)
+    g = i;
+  // A region with the loop alone is the loop; a loop that holds another directive is not taken.
+  // CHECK: openmp-check.c:[[@LINE+3]]:1: remark: OpenMP loop is race-free: no two iterations touch one element or variable where either writes it
+#pragma omp parallel
+  {
+#pragma omp for
+    for (i = 0; i < 100; i++)
+      a[i] = i;
+  }
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: the loop holds '#pragma omp critical', which the front door does not take
+#pragma omp parallel for
+  for (i = 0; i < 100; i++) {
+#pragma omp critical
+    s += a[i];
+  }
+}
+// JSON: [(16, 'race'), (24, 'race'), (31, 'race-free'), (38, 'race'), (44, 'race-free'), (50, 'race'), (55, 'race-free'), (60, 'unknown'), (66, 'unknown'), (72, 'unknown'), (78, 'unknown'), (83, 'unknown'), (88, 'unknown'), (95, 'race-free'), (99, 'unknown')]
