@@ -50,6 +50,8 @@ Region makeRegion(ASTContext &Ctx, const Access &A, const LoopClauses &Clauses) 
   Reg.MayAlias = A.MayAlias || A.BaseType->isReferenceType() || T->isPointerType();
   if (const auto *PV = dyn_cast_or_null<ParmVarDecl>(A.Decl))
     Reg.MayAlias |= PV->getType()->isReferenceType() || PV->getType()->isPointerType();
+  if (const auto *VD = dyn_cast_or_null<VarDecl>(A.Decl))
+    Reg.Restrict = VD->getType()->isPointerType() && VD->getType().isRestrictQualified();
   bool IsVec = false;
   if (isStdContainer(T, &IsVec)) {
     Reg.IsContainer = true;

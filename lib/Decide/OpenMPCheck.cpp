@@ -92,26 +92,80 @@ const Expr *alwaysWrites(const Expr *E, const VarDecl *V) {
   E = E->IgnoreParenImpCasts();
   if (writtenVar(E) == V)
     return E;
-  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
     if (B->isLogicalOp())
       return alwaysWrites(B->getLHS(), V);
-    if (const Expr *W = alwaysWrites(B->getLHS(), V))
-      return W;
-    return alwaysWrites(B->getRHS(), V);
-  }
-  if (const auto *C = dyn_cast<ConditionalOperator>(E))
+  if (const auto *C = dyn_cast<AbstractConditionalOperator>(E))
     return alwaysWrites(C->getCond(), V);
+  // Operands that are not evaluated, or evaluated elsewhere.
+  if (isa<UnaryExprOrTypeTraitExpr>(E) || isa<LambdaExpr>(E) || isa<StmtExpr>(E) ||
+      isa<CXXTypeidExpr>(E) || isa<CXXNoexceptExpr>(E) || isa<GenericSelectionExpr>(E))
+    return nullptr;
+  for (const Stmt *C : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(C))
+      if (const Expr *W = alwaysWrites(CE, V))
+        return W;
   return nullptr;
+}
+
+/// Whether A <= B for every value of the symbols, as a constant difference shows.
+bool provablyAtMost(const Polynomial &A, const Polynomial &B) {
+  if (!A.isValid() || !B.isValid())
+    return false;
+  std::optional<int64_t> D = (B - A).asConstant();
+  return D && *D >= 0;
+}
+
+/// The last value of nest level L's normalized variable (its first is 0), for a loop that
+/// counts up by 1; invalid otherwise.
+Polynomial lastNormalized(const CanonicalLoop &N) {
+  std::optional<int64_t> Step = N.StepPoly.isValid() ? N.StepPoly.asConstant() : std::nullopt;
+  if (!Step || *Step != 1 || !N.InitValue.isValid() || !N.BoundValue.isValid() || N.RangeFor)
+    return Polynomial::invalid();
+  if (N.Cmp == LoopCmp::LT)
+    return N.BoundValue - N.InitValue - Polynomial::constant(1);
+  if (N.Cmp == LoopCmp::LE)
+    return N.BoundValue - N.InitValue;
+  return Polynomial::invalid();
+}
+
+/// Whether the canonical inner loop F runs at least once in every iteration of a loop that
+/// runs at least two: its range is not empty, by a constant, or by the parallel loop's own
+/// range (`for (j = 0; j < n; j++)` inside `for (i = 0; i < n; i++)`).
+bool innerLoopRuns(const ForStmt *F, const LoopResult &R) {
+  const VarDecl *IV = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+    if (DS->isSingleDecl())
+      IV = dyn_cast<VarDecl>(DS->getSingleDecl());
+  } else if (const auto *E = dyn_cast_or_null<Expr>(F->getInit())) {
+    IV = writtenVar(E);
+  }
+  if (!IV)
+    return false;
+  for (const auto &[PV, Range] : R.InnerRanges) {
+    if (PV.Key != IV || Range.isLattice() || Range.isClamped())
+      continue;
+    if (provablyAtMost(Range.Lo, Range.Hi))
+      return true;
+    if (R.Nest.empty())
+      return false;
+    // Hi - Lo >= 0 follows from the outer loop's last normalized value being at least 1.
+    Polynomial OuterLast = lastNormalized(R.Nest.front());
+    return OuterLast.isValid() &&
+           provablyAtMost(OuterLast - Polynomial::constant(1), Range.Hi - Range.Lo);
+  }
+  return false;
 }
 
 /// The first write of V that every iteration of the loop body makes, if the body's statements,
 /// in order, reach one before anything that may leave the iteration.
-const Expr *writtenEveryIteration(const Stmt *S, const VarDecl *V, bool &Stop) {
+const Expr *writtenEveryIteration(const Stmt *S, const VarDecl *V, const LoopResult &R,
+                                  bool &Stop) {
   if (!S || Stop)
     return nullptr;
   if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
     for (const Stmt *C : CS->body()) {
-      if (const Expr *W = writtenEveryIteration(C, V, Stop))
+      if (const Expr *W = writtenEveryIteration(C, V, R, Stop))
         return W;
       if (Stop)
         return nullptr;
@@ -125,6 +179,13 @@ const Expr *writtenEveryIteration(const Stmt *S, const VarDecl *V, bool &Stop) {
     if (const auto *Init = dyn_cast_or_null<Expr>(F->getInit()))
       if (const Expr *W = alwaysWrites(Init, V))
         return W;
+    // A canonical inner loop that surely runs: its first iteration's writes, up to anything
+    // that may leave it.
+    if (innerLoopRuns(F, R)) {
+      bool InnerStop = false;
+      if (const Expr *W = writtenEveryIteration(F->getBody(), V, R, InnerStop))
+        return W;
+    }
   } else if (const auto *I = dyn_cast<IfStmt>(S)) {
     if (!I->getInit() && !I->getConditionVariable())
       if (const Expr *W = alwaysWrites(I->getCond(), V))
@@ -207,14 +268,6 @@ std::optional<std::string> firstTwo(const LoopResult &R, bool &Known) {
          " = " + std::to_string(Second);
 }
 
-/// Whether A <= B for every value of the symbols, as a constant difference shows.
-bool provablyAtMost(const Polynomial &A, const Polynomial &B) {
-  if (!A.isValid() || !B.isValid())
-    return false;
-  std::optional<int64_t> D = (B - A).asConstant();
-  return D && *D >= 0;
-}
-
 /// A region of rank 2 or more with a subscript after the first that is not shown to stay in
 /// its dimension. The dependence test compares dimensions one by one, which holds only for
 /// subscripts inside their bounds (`b[i][j - 1]` at j = 0 is the element before the row, in
@@ -249,18 +302,11 @@ const Region *mayLeaveItsRow(const LoopResult &R) {
             Range = Rg;
         for (unsigned L = 0; L < R.Nest.size() && !Range; ++L)
           if (Vs[0].Key == normalizedVarKey(L)) {
-            // The normalized variable counts iterations from 0: in bounds when the loop counts
-            // up by 1 from 0 to a bound within the dimension.
-            const CanonicalLoop &N = R.Nest[L];
-            std::optional<int64_t> Init = N.InitValue.isValid() ? N.InitValue.asConstant()
-                                                                 : std::nullopt;
-            std::optional<int64_t> Step = N.StepPoly.isValid() ? N.StepPoly.asConstant()
-                                                                : std::nullopt;
-            if (Init && *Init == 0 && Step && *Step == 1 &&
-                (N.Cmp == LoopCmp::LT || N.Cmp == LoopCmp::LE) && N.BoundValue.isValid())
-              Range = PolyRange(Polynomial::constant(0),
-                                N.Cmp == LoopCmp::LT ? N.BoundValue - Polynomial::constant(1)
-                                                     : N.BoundValue);
+            // The normalized variable counts iterations from 0 (the subscript holds the
+            // loop's start in its constant part).
+            Polynomial Last = lastNormalized(R.Nest[L]);
+            if (Last.isValid())
+              Range = PolyRange(Polynomial::constant(0), Last);
           }
         if (!Range || !provablyAtMost(Polynomial::constant(0), Range->Lo + K) ||
             !provablyAtMost(Range->Hi + K, Last))
@@ -320,7 +366,7 @@ OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const Om
         (DefaultPrivate && !llvm::is_contained(L.Shared, Name)))
       continue;
     bool Stop = false;
-    const Expr *W = VD->getType()->isScalarType() ? writtenEveryIteration(Body, VD, Stop)
+    const Expr *W = VD->getType()->isScalarType() ? writtenEveryIteration(Body, VD, R, Stop)
                                                   : nullptr;
     if (!W) {
       if (Unknown.empty())
@@ -347,15 +393,17 @@ OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const Om
   std::set<const VarDecl *> InnerCounters;
   for (const auto &[PV, Range] : R.InnerRanges)
     InnerCounters.insert(static_cast<const VarDecl *>(PV.Key));
-  bool SubscriptsMoving = false;
+  const VarDecl *Moving = nullptr;
   for (const VarDecl *VD : Written) {
     if (Scan.Inside.count(VD) || Associated.count(VD) || InnerCounters.count(VD))
       continue;
     for (const Region &Reg : R.Regions)
       for (const std::vector<Polynomial> &Subs : Reg.Subscripts)
         for (const Polynomial &P : Subs)
-          SubscriptsMoving |= P.mentions(VD);
+          if (!Moving && P.mentions(VD))
+            Moving = VD;
   }
+  bool SubscriptsMoving = Moving != nullptr;
   for (const RejectReason &Reason : R.Reasons)
     if (Reason.Race.Certain && !SubscriptsMoving) {
       V.Verdict = RaceVerdict::Race;
@@ -375,8 +423,34 @@ OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const Om
     V.Message = Unknown;
     return V;
   }
-  if (!R.Accepted) {
-    V.Message = R.Reasons.empty() ? "the analysis did not finish" : R.Reasons.front().Message;
+  if (Moving) {
+    // Neither a dependence nor its absence holds for a subscript that moves (a `linear(j: -1)`
+    // counter makes `a[i + j]` one element).
+    V.Message = "a subscript names '" + Moving->getNameAsString() +
+                "', which the loop changes, so the dependence test does not hold for it";
+    return V;
+  }
+  // Refusals about a variable that a clause makes each thread's own (or a reduction) do not
+  // concern OpenMP: such a variable is not shared. The analysis goes on past them, so what
+  // remains decides.
+  const RejectReason *Blocking = nullptr;
+  for (const RejectReason &Reason : R.Reasons) {
+    bool AboutScalar = Reason.Kind == RejectKind::CarriedScalar ||
+                       Reason.Kind == RejectKind::FloatReduction ||
+                       Reason.Kind == RejectKind::ReductionConversion ||
+                       Reason.Kind == RejectKind::ReduceClause;
+    llvm::StringRef M = Reason.Message;
+    std::string Subject;
+    if (M.consume_front("'"))
+      Subject = M.take_until([](char C) { return C == '\''; }).str();
+    bool Own = !Subject.empty() && (L.notShared(Subject) || ThreadPrivate.count(Subject));
+    if (!(AboutScalar && Own)) {
+      Blocking = &Reason;
+      break;
+    }
+  }
+  if (Blocking || (!R.Accepted && R.Reasons.empty())) {
+    V.Message = Blocking ? Blocking->Message : "the analysis did not finish";
     return V;
   }
   // Accepted: the proof holds unless it rests on what only the run can tell.
@@ -389,7 +463,7 @@ OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const Om
       return V;
     }
     ++Arrays;
-    if (Reg.MayAlias && (Reg.Access & RegionWrite) && !Aliased)
+    if (Reg.MayAlias && !Reg.Restrict && (Reg.Access & RegionWrite) && !Aliased)
       Aliased = &Reg;
   }
   if (const Region *Out = mayLeaveItsRow(R)) {

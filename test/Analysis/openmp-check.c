@@ -66,8 +66,8 @@ void f(int n, int *idx, double *x, double *y) {
   for (i = 1; i < 100; i++)
     for (j = 0; j < 100; j++)
       b[i][j] = b[i][j - 1];
-  // A linear counter is not an invariant symbol: its dependence has no witness.
-  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: 'j' is accumulated and also read in the loop, so each iteration depends on the previous ones
+  // A linear counter is not an invariant symbol: neither its dependence nor a proof holds.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: a subscript names 'j', which the loop changes, so the dependence test does not hold for it
 #pragma omp parallel for linear(j)
   for (i = 0; i < 100; i++) {
     a[j] = i;
@@ -83,7 +83,7 @@ void f(int n, int *idx, double *x, double *y) {
   for (i = 0; i < n; i++)
     y[i] = x[i];
   // Each thread's own copy of a threadprivate variable.
-  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: 'g' is declared outside the loop and written by every iteration; declare it inside the loop body
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP loop is race-free: no two iterations touch one element or variable where either writes it
 #pragma omp parallel for
   for (i = 0; i < 100; i++)
     g = i;
@@ -102,4 +102,54 @@ void f(int n, int *idx, double *x, double *y) {
     s += a[i];
   }
 }
-// JSON: [(16, 'race'), (24, 'race'), (31, 'race-free'), (38, 'race'), (44, 'race-free'), (50, 'race'), (55, 'race-free'), (60, 'unknown'), (66, 'unknown'), (72, 'unknown'), (78, 'unknown'), (83, 'unknown'), (88, 'unknown'), (95, 'race-free'), (99, 'unknown')]
+// JSON: [(16, 'race'), (24, 'race'), (31, 'race-free'), (38, 'race'), (44, 'race-free'), (50, 'race'), (55, 'race-free'), (60, 'unknown'), (66, 'unknown'), (72, 'unknown'), (78, 'unknown'), (83, 'unknown'), (88, 'race-free'), (95, 'race-free'), (99, 'unknown'), (116, 'race'), (122, 'race'), (129, 'unknown'), (135, 'race-free'), (140, 'race-free'), (145, 'race-free'), (151, 'unknown')]
+
+double c2[100][100], d2[100][100];
+
+void h(int n, int m, int *out, const double *x, double *restrict y) {
+  int i, j, len = 0;
+  float fs = 0;
+  double s2 = 0;
+  // A write inside a subscript is a write of every iteration.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: warning: data race in OpenMP loop: 'len' is shared (declared outside the loop, in no private or reduction clause) and every iteration writes it: iterations i = 0 and i = 1 both write it, where the loop runs at least two iterations
+#pragma omp parallel for
+  for (i = 0; i < n; i++)
+    // CHECK: openmp-check.c:[[@LINE+1]]:12: note: written here by every iteration
+    out[len++] = i;
+  // An inner loop over the same range runs whenever the loop runs twice.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: warning: data race in OpenMP loop: 's2' is shared (declared outside the loop, in no private or reduction clause) and every iteration writes it: iterations i = 0 and i = 1 both write it, where the loop runs at least two iterations
+#pragma omp parallel for private(j)
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      // CHECK: openmp-check.c:[[@LINE+1]]:10: note: written here by every iteration
+      s2 += x[j];
+  // Another range may be empty: no witness.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: 's2' is shared (declared outside the loop, in no private or reduction clause) and written in some iterations only, so no two iterations are known to write it
+#pragma omp parallel for private(j)
+  for (i = 0; i < n; i++)
+    for (j = 0; j < m; j++)
+      s2 += x[j];
+  // A reduction Clustrix refuses (float += double) is still each thread's own under OpenMP.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP loop is race-free: no two iterations touch one element or variable where either writes it
+#pragma omp parallel for reduction(+: fs)
+  for (i = 0; i < 100; i++)
+    fs += x[i];
+  // A restrict pointer reaches what it modifies alone.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP loop is race-free: no two iterations touch one element or variable where either writes it
+#pragma omp parallel for
+  for (i = 0; i < n; i++)
+    y[i] = x[i];
+  // j - 1 from j = 1 stays in its row.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP loop is race-free: no two iterations touch one element or variable where either writes it
+#pragma omp parallel for private(j)
+  for (i = 0; i < 100; i++)
+    for (j = 1; j < 100; j++)
+      c2[i][j] = d2[i][j - 1];
+  // Adversary: with j counting down as i counts up, a[i + j] is one element; no proof.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: a subscript names 'j', which the loop changes, so the dependence test does not hold for it
+#pragma omp parallel for linear(j: -1)
+  for (i = 0; i < 100; i++) {
+    y[i + j] = i;
+    j--;
+  }
+}

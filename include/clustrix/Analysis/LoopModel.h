@@ -94,6 +94,9 @@ struct Region {
   /// Reached through a pointer, a reference, `this` or a view: it may overlap other regions,
   /// so the runtime compares its address range with theirs before going wide.
   bool MayAlias = false;
+  /// Reached through a `restrict`-qualified pointer: by C's rules no other pointer of the block
+  /// reaches an element the loop modifies through it.
+  bool Restrict = false;
   bool IsContainer = false;  ///< std::vector / std::array / std::span: Name.data() is the base.
   /// One scalar object (Name is the object, its box the single element at &Name). Such a region
   /// is read only: it is there for the runtime's alias check of the regions written through
