@@ -85,6 +85,8 @@ llvm::json::Array loopObjects(const ReportUnit &U) {
       (*Loops.back().getAsObject())["instantiation"] = R.Instantiation;
     if (!R.OpenMP.Directive.empty()) {
       llvm::json::Object Omp{{"directive", R.OpenMP.Directive}};
+      if (R.OpenMP.Trusted)
+        Omp["trusted"] = true;
       if (!R.OpenMP.Verdict.empty()) {
         llvm::json::Array Accesses;
         for (auto [Line, Column] : R.OpenMP.Accesses)

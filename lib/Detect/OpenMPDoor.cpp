@@ -569,7 +569,8 @@ std::string clustrix::annotationClauses(const std::vector<OmpClause> &Clauses,
   return llvm::join(Out, ", ");
 }
 
-OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text) {
+OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text,
+                                          const std::set<unsigned> &Keep) {
   OmpConversion Result;
   Result.Text = Text.str();
   if (!mayContainOpenMP(Text))
@@ -714,7 +715,9 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text) {
       Fill(L, *D, I);
       if (TakeLoop(L, I + 1) && Attribute(L)) {
         L.Taken = true;
-        Edits.push_back({Toks[I].Begin, Toks[I].End, L.Attribute});
+        L.Kept = Keep.count(L.Line) > 0;
+        if (!L.Kept)
+          Edits.push_back({Toks[I].Begin, Toks[I].End, L.Attribute});
       }
       Result.Loops.push_back(std::move(L));
       continue;
@@ -762,8 +765,11 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text) {
       Consumed[I + 2] = true;
       if (TakeLoop(Merged, I + 3) && Attribute(Merged)) {
         Merged.Taken = true;
-        Edits.push_back({Toks[I].Begin, Toks[I].End, ""});
-        Edits.push_back({Toks[I + 2].Begin, Toks[I + 2].End, Merged.Attribute});
+        Merged.Kept = Keep.count(Merged.Line) > 0;
+        if (!Merged.Kept) {
+          Edits.push_back({Toks[I].Begin, Toks[I].End, ""});
+          Edits.push_back({Toks[I + 2].Begin, Toks[I + 2].End, Merged.Attribute});
+        }
       }
       Result.Loops.push_back(std::move(Merged));
       continue;

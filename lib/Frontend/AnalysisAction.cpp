@@ -17,6 +17,7 @@
 #include "clustrix/Rewrite/CCaptures.h"
 #include "clustrix/Rewrite/FileRewriter.h"
 #include "clustrix/Rewrite/KernelEmitter.h"
+#include "clustrix/Support/Text.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -104,11 +105,19 @@ void AnalysisConsumer::findOpenMPLoops(ASTContext &Ctx) {
   if (Opts.OpenMP == OpenMPMode::Off || !Opts.OmpFiles)
     return;
   SourceManager &SM = Ctx.getSourceManager();
+  // The parse's files by normalized path: a front door may name a file otherwise (relative,
+  // or through a mapped virtual file).
+  std::map<std::string, FileID> Entered;
+  for (auto It = SM.fileinfo_begin(), E = SM.fileinfo_end(); It != E; ++It) {
+    FileID F = SM.translateFile(It->first);
+    if (F.isValid())
+      Entered.emplace(normalizedPath(It->first.getName()), F);
+  }
   for (const auto &[Path, Conv] : *Opts.OmpFiles) {
-    OptionalFileEntryRef FE = CI.getFileManager().getOptionalFileRef(Path);
-    FileID F = FE ? SM.translateFile(*FE) : FileID();
-    if (F.isInvalid())
+    auto Found = Entered.find(normalizedPath(Path));
+    if (Found == Entered.end())
       continue;
+    FileID F = Found->second;
     ThreadPrivate[F].insert(Conv.ThreadPrivate.begin(), Conv.ThreadPrivate.end());
     for (const OmpLoop &L : Conv.Loops) {
       if (L.Taken) {
@@ -158,6 +167,7 @@ void AnalysisConsumer::checkOpenMP(ASTContext &Ctx, const MatchedLoop &L, const 
   const OmpLoop &Omp = *It->second;
   LoopRecord &Rec = Out.Records.back();
   Rec.OpenMP.Directive = Omp.Directive;
+  Rec.OpenMP.DirectiveLine = Omp.Line;
   if (Opts.OpenMP != OpenMPMode::Check)
     return;
   OmpVerdict V = checkOpenMPLoop(Ctx, L.Loop, Omp, R, ThreadPrivate[SM.getFileID(At)]);

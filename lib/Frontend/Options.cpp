@@ -59,10 +59,12 @@ std::string clustrix::applyOption(llvm::StringRef Arg, PipelineOptions &Opts,
       Opts.OpenMP = OpenMPMode::On;
     else if (Value == "check")
       Opts.OpenMP = OpenMPMode::Check;
+    else if (Value == "trust")
+      Opts.OpenMP = OpenMPMode::Trust;
     else if (Value == "off")
       Opts.OpenMP = OpenMPMode::Off;
     else
-      return "'openmp=' takes 'on', 'check' or 'off', not '" + Value.str() + "'";
+      return "'openmp=' takes 'on', 'trust', 'check' or 'off', not '" + Value.str() + "'";
     return "";
   }
   if (Name == "parse") {
@@ -77,5 +79,5 @@ std::string clustrix::applyOption(llvm::StringRef Arg, PipelineOptions &Opts,
   return "unknown option '" + Arg.str() +
          "'; expected report=FILE, emit-rewritten=FILE, remarks=on|off, "
          "refusals=warning|error|remark|ignore, max-level=N, project-root=DIR, parse=once|twice or "
-         "openmp=on|check|off";
+         "openmp=on|trust|check|off";
 }

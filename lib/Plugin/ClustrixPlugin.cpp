@@ -330,13 +330,22 @@ std::unique_ptr<ASTConsumer> ClustrixAction::run(CompilerInstance &CI) {
 /// follows.
 bool ClustrixAction::runOpenMP(CompilerInstance &CI, FileEntryRef Main, llvm::StringRef Text,
                                ProjectScan &Scan) {
-  auto Files = std::make_shared<std::map<std::string, OmpConversion>>();
-  for (auto &[Path, Body] : Scan.projectFiles(Main.getName().str(), Text))
-    if (mayContainOpenMP(Body)) {
-      OmpConversion C = convertOpenMPLoops(Body);
-      if (!C.Loops.empty() || !C.ThreadPrivate.empty())
-        (*Files)[Path] = std::move(C);
-    }
+  std::vector<std::pair<std::string, std::string>> Sources =
+      Scan.projectFiles(Main.getName().str(), Text);
+  // Converts the project's files, leaving the directives on the lines of Keep as written.
+  auto Convert = [&](const std::map<std::string, std::set<unsigned>> &Keep) {
+    auto Files = std::make_shared<std::map<std::string, OmpConversion>>();
+    for (auto &[Path, Body] : Sources)
+      if (mayContainOpenMP(Body)) {
+        auto K = Keep.find(Path);
+        OmpConversion C = convertOpenMPLoops(Body, K == Keep.end() ? std::set<unsigned>()
+                                                                   : K->second);
+        if (!C.Loops.empty() || !C.ThreadPrivate.empty())
+          (*Files)[Path] = std::move(C);
+      }
+    return Files;
+  };
+  auto Files = Convert({});
   if (Files->empty())
     return false;
   pluginLog("OpenMP front door: " + std::to_string(Files->size()) +
@@ -346,7 +355,61 @@ bool ClustrixAction::runOpenMP(CompilerInstance &CI, FileEntryRef Main, llvm::St
   PipelineOutput Out;
   if (!analyseInOwnParse(CI, Opts, Out) || Out.SourceHadErrors)
     return true; // the real compile reports the errors, on the text as written
+
+  // openmp=trust: the loops the analysis refused keep their directives, and the files are
+  // analysed and rewritten again without their annotations.
+  std::map<std::string, std::set<unsigned>> Trusted;
+  if (Opts.OpenMP == OpenMPMode::Trust)
+    for (LoopRecord &Rec : Out.Records) {
+      if (Rec.Accepted || Rec.OpenMP.Directive.empty() || !Rec.OpenMP.DirectiveLine)
+        continue;
+      bool Nested = llvm::any_of(Rec.Reasons, [](const ReportReason &R) {
+        return R.Kind == rejectKindName(RejectKind::Nested);
+      });
+      if (Nested)
+        continue; // inside a loop that runs through Clustrix: serial there
+      for (const auto &[Path, Conv] : *Files)
+        if (llvm::sys::path::filename(Path) == llvm::sys::path::filename(Rec.File) &&
+            llvm::any_of(Conv.Loops, [&](const OmpLoop &L) {
+              return L.Taken && L.Line == Rec.OpenMP.DirectiveLine;
+            })) {
+          Trusted[Path].insert(Rec.OpenMP.DirectiveLine);
+          Rec.OpenMP.Trusted = true;
+        }
+    }
+  for (const auto &[Path, Lines] : Trusted)
+    for (unsigned Line : Lines) {
+      DiagnosticsEngine &D = CI.getDiagnostics();
+      pluginLog("openmp=trust: " + Path + ":" + std::to_string(Line) +
+                " runs with OpenMP's semantics, unproved");
+      if (OptionalFileEntryRef FE = CI.getFileManager().getOptionalFileRef(Path)) {
+        FileID F = CI.getSourceManager().getOrCreateFileID(*FE, SrcMgr::C_User);
+        Out.Diags.push_back(
+            {DiagnosticsEngine::Remark, CI.getSourceManager().translateLineCol(F, Line, 1),
+             "OpenMP loop left as written (openmp=trust): it runs with OpenMP's semantics "
+             "under -fopenmp, unproved",
+             {},
+             {}});
+      } else {
+        D.Report(D.getCustomDiagID(DiagnosticsEngine::Remark,
+                                   "%0:%1: OpenMP loop left as written (openmp=trust)"))
+            << Path << Line;
+      }
+    }
   emitDiagnostics(CI.getDiagnostics(), Out.Diags, [](SourceLocation L) { return L; });
+  if (!Trusted.empty()) {
+    // The report keeps the first analysis's records (the trusted loops' reasons); the text is
+    // the second's.
+    Opts.OmpFiles = Convert(Trusted);
+    PipelineOutput Again;
+    if (!analyseInOwnParse(CI, Opts, Again) || Again.SourceHadErrors) {
+      reportError(CI, "clustrix: the second analysis of openmp=trust failed; please report "
+                      "this (openmp=on compiles the file)");
+      return true;
+    }
+    Again.Records = std::move(Out.Records);
+    Out = std::move(Again);
+  }
   for (const std::string &M : writeOutputs(Settings, Main.getName(), Text, Out))
     reportError(CI, M);
   if (Opts.OpenMP == OpenMPMode::Check || !Out.Changed)

@@ -51,7 +51,7 @@ void usage() {
                "  --clustrix-emit-rewritten=FILE  keep the rewritten source\n"
                "  --clustrix-project-root=DIR  rewrite no file outside DIR (default: every file\n"
                "                             that is not a system header)\n"
-               "  --clustrix-openmp=on|check|off  the OpenMP front door: 'omp parallel for' loops\n"
+               "  --clustrix-openmp=on|trust|check|off  the OpenMP front door: 'omp parallel for' loops\n"
                "                             as annotated loops (on), or a race check (check)\n"
                "  --clustrix-parse=once|twice  analyse inside the compile's own parse (once, the\n"
                "                             default) or in a parse of its own before it\n"

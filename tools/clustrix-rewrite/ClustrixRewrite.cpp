@@ -21,10 +21,12 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <set>
 
 using namespace clang;
 using namespace clang::tooling;
@@ -58,6 +60,18 @@ static llvm::cl::opt<std::string> OutDir(
     llvm::cl::desc("Write every rewritten file (the inputs, and the project's included files that "
                    "hold annotated loops) under <dir>, at its path relative to the project root"),
     llvm::cl::value_desc("dir"), llvm::cl::cat(Category));
+static llvm::cl::opt<std::string> OpenMP(
+    "openmp",
+    llvm::cl::desc("The OpenMP front door: on ('omp parallel for' loops are annotated loops), "
+                   "check (each judged race, race-free or unknown; nothing written), or off "
+                   "(default)"),
+    llvm::cl::init("off"), llvm::cl::cat(Category));
+static llvm::cl::opt<bool> Migrate(
+    "migrate",
+    llvm::cl::desc("With --openmp=on: write each input with the OpenMP directives of the "
+                   "loops Clustrix proves replaced by [[cluster::gpu_parallel]] annotations, "
+                   "the others left as written (each named, with its reason)"),
+    llvm::cl::cat(Category));
 static llvm::cl::opt<std::string> ProjectRoot(
     "project-root",
     llvm::cl::desc("Files outside <dir> are never rewritten (default with --out-dir: the "
@@ -177,6 +191,20 @@ private:
       }
     }
     std::string Text = O.Changed ? O.Rewritten : SM.getBufferData(SM.getMainFileID()).str();
+    if (Opts.OpenMP == OpenMPMode::Check) {
+      O = PipelineOutput();
+      return; // the verdicts are the output
+    }
+    if (Migrate) {
+      std::string Migrated;
+      if (!migrated(In, Res.Units.back().Records, Migrated)) {
+        Res.Failed = true;
+        O = PipelineOutput();
+        return;
+      }
+      Text = std::move(Migrated);
+      O.Headers.clear();
+    }
     // Included files: the same text from every unit that includes them, or an error (a unit
     // that sees other declarations before the file, or instantiates its templates otherwise).
     for (const auto &[Header, HText] : O.Headers) {
@@ -224,6 +252,36 @@ private:
     }
     OS << Text;
   }
+  /// The input as written, with the directives of the loops the analysis accepted replaced by
+  /// their annotations; each loop left is named on stderr with its reason.
+  static bool migrated(const std::string &In, const std::vector<LoopRecord> &Records,
+                       std::string &Out) {
+    auto Buf = llvm::MemoryBuffer::getFile(In);
+    if (!Buf) {
+      llvm::errs() << "clustrix-rewrite: cannot read '" << In << "'\n";
+      return false;
+    }
+    llvm::StringRef Original = (*Buf)->getBuffer();
+    std::set<unsigned> Proved;
+    for (const LoopRecord &R : Records)
+      if (R.Accepted && R.OpenMP.DirectiveLine &&
+          llvm::sys::path::filename(R.File) == llvm::sys::path::filename(In))
+        Proved.insert(R.OpenMP.DirectiveLine);
+    std::set<unsigned> Keep;
+    for (const OmpLoop &L : convertOpenMPLoops(Original).Loops)
+      if (!Proved.count(L.Line)) {
+        Keep.insert(L.Line);
+        std::string Why = L.WhyNot;
+        for (const LoopRecord &R : Records)
+          if (R.OpenMP.DirectiveLine == L.Line && !R.Reasons.empty())
+            Why = R.Reasons.front().Message;
+        llvm::errs() << In << ":" << L.Line << ": '#pragma omp " << L.Directive
+                     << "' left as written: " << Why << "\n";
+      }
+    Out = convertOpenMPLoops(Original, Keep).Text;
+    return true;
+  }
+
   static std::string outputName(llvm::StringRef In) {
     llvm::SmallString<256> P(In);
     llvm::StringRef Ext = llvm::sys::path::extension(In);
@@ -252,8 +310,8 @@ int main(int argc, const char **argv) {
   }
   PipelineOptions Opts;
   std::string Rep, Emit;
-  for (const std::string &A :
-       {"remarks=" + Remarks, "refusals=" + Refusals, "max-level=" + std::to_string(MaxLevel)}) {
+  for (const std::string &A : {"remarks=" + Remarks, "refusals=" + Refusals,
+                               "max-level=" + std::to_string(MaxLevel), "openmp=" + OpenMP}) {
     std::string Err = applyOption(A, Opts, Rep, Emit);
     if (!Err.empty()) {
       llvm::errs() << "clustrix-rewrite: " << Err << "\n";
@@ -277,7 +335,32 @@ int main(int argc, const char **argv) {
                     "to <input>.clustrix.cpp\n";
     return 2;
   }
+  if (Migrate && Opts.OpenMP != OpenMPMode::On) {
+    llvm::errs() << "clustrix-rewrite: --migrate needs --openmp=on\n";
+    return 2;
+  }
+  if (Opts.OpenMP == OpenMPMode::Trust) {
+    llvm::errs() << "clustrix-rewrite: --openmp=trust is the plugin's (clustrix++ "
+                    "--clustrix-openmp=trust); this tool takes on, check or off\n";
+    return 2;
+  }
   ClangTool Tool(Parser->getCompilations(), Files);
+  // The OpenMP front door: each input is parsed converted (its included files are not).
+  if (Opts.OpenMP != OpenMPMode::Off) {
+    auto Conversions = std::make_shared<std::map<std::string, OmpConversion>>();
+    for (const std::string &F : Files) {
+      std::string Path = getAbsolutePath(F);
+      auto Buf = llvm::MemoryBuffer::getFile(Path);
+      if (!Buf)
+        continue; // the tool reports it
+      (*Conversions)[Path] = convertOpenMPLoops((*Buf)->getBuffer());
+    }
+    // The tool keeps references to the names and texts: the map's, which live to the end.
+    for (const auto &[Path, C] : *Conversions)
+      if (C.Changed)
+        Tool.mapVirtualFile(Path, C.Text);
+    Opts.OmpFiles = Conversions;
+  }
   llvm::IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts = new DiagnosticOptions();
   ClusterAttributeFilter Filter(DiagOpts.get());
   Tool.setDiagnosticConsumer(&Filter);

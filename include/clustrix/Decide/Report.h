@@ -49,7 +49,9 @@ struct LoopRecord {
   /// lines and columns of the two accesses.
   struct {
     std::string Directive, Verdict, Message;
+    unsigned DirectiveLine = 0; ///< The directive's line (not in the JSON report).
     std::vector<std::pair<unsigned, unsigned>> Accesses;
+    bool Trusted = false; ///< openmp=trust: refused, and left to OpenMP as written.
   } OpenMP;
 };
 

@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ struct OmpLoop {
   std::string Directive;     ///< "parallel for", "parallel for simd", "parallel + for", ...
   std::vector<OmpClause> Clauses; ///< The directive's (and its region's) clauses, in order.
   bool Taken = false;        ///< An annotation stands in the directive's place.
+  bool Kept = false;         ///< Taken, but left as written on request (convertOpenMPLoops).
   std::string WhyNot;        ///< Why the door did not take it.
   std::string Attribute;     ///< The annotation, when taken.
 
@@ -64,8 +66,10 @@ struct OmpConversion {
 /// Cheap pre-check: could Text hold an OpenMP directive?
 bool mayContainOpenMP(llvm::StringRef Text);
 
-/// Converts Text's OpenMP worksharing loops (see the file comment).
-OmpConversion convertOpenMPLoops(llvm::StringRef Text);
+/// Converts Text's OpenMP worksharing loops (see the file comment). The directives on the
+/// lines of Keep are left as written (`openmp=trust`: loops the analysis refused run with
+/// OpenMP's semantics).
+OmpConversion convertOpenMPLoops(llvm::StringRef Text, const std::set<unsigned> &Keep = {});
 
 /// The annotation's clauses for a directive's clauses; WhyNot says why there is none.
 std::string annotationClauses(const std::vector<OmpClause> &Clauses, std::string &WhyNot);

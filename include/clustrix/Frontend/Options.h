@@ -21,9 +21,11 @@ namespace clustrix {
 
 /// Options shared by the front doors.
 /// The OpenMP front door (docs/openmp.md): off; `on`, OpenMP worksharing loops are annotated
-/// loops; `check`, each is judged under OpenMP's rules (race, race-free or unknown) and the
-/// program is compiled as written.
-enum class OpenMPMode { Off, On, Check };
+/// loops (those the analysis refuses run serially); `check`, each is judged under OpenMP's
+/// rules (race, race-free or unknown) and the program is compiled as written.
+/// `trust` is `on`, and a loop the analysis refuses keeps its directive (OpenMP's semantics
+/// under -fopenmp, unproved).
+enum class OpenMPMode { Off, On, Trust, Check };
 
 struct PipelineOptions {
   OpenMPMode OpenMP = OpenMPMode::Off;
