@@ -156,6 +156,10 @@ private:
         P += 2;
         continue;
       }
+      if (T[P] == '\\' && P + 2 < T.size() && T[P + 1] == '\r' && T[P + 2] == '\n') {
+        P += 3; // a continuation in a file with CRLF line ends
+        continue;
+      }
       if (T[P] == '/' && P + 1 < T.size() && T[P + 1] == '*') {
         skipBlockComment();
         continue;
@@ -193,6 +197,11 @@ std::string directiveText(llvm::StringRef D) {
       S += ' ';
       continue;
     }
+    if (D[I] == '\\' && I + 2 < D.size() && D[I + 1] == '\r' && D[I + 2] == '\n') {
+      I += 2;
+      S += ' ';
+      continue;
+    }
     if (D[I] == '/' && I + 1 < D.size() && D[I + 1] == '*') {
       size_t E = D.find("*/", I + 2);
       I = E == llvm::StringRef::npos ? D.size() : E + 1;
@@ -201,7 +210,7 @@ std::string directiveText(llvm::StringRef D) {
     }
     if (D[I] == '/' && I + 1 < D.size() && D[I + 1] == '/')
       break;
-    S += D[I] == '\t' ? ' ' : D[I];
+    S += (D[I] == '\t' || D[I] == '\r' || D[I] == '\n') ? ' ' : D[I];
   }
   return S;
 }
@@ -640,6 +649,11 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text,
 
   // The loop statement at I: its extent, and whether it holds another OpenMP directive.
   auto TakeLoop = [&](OmpLoop &L, size_t I) -> bool {
+    // `#endif` may close a conditional around the directive alone (`#ifdef OPEN` ... pragma
+    // ... `#endif`): the annotation is then inside the same conditional.
+    while (I < Toks.size() && Toks[I].K == Tok::Directive &&
+           llvm::StringRef(directiveText(W.text(I))).ltrim(" #").starts_with("endif"))
+      ++I;
     if (!W.is(I, "for")) {
       L.WhyNot = "the directive is not followed by a 'for' loop";
       return false;

@@ -115,6 +115,33 @@ TEST(OpenMPDoorTest, LoopsHoldingOtherDirectivesOrUnknownClausesAreNotTaken) {
   EXPECT_EQ(C.Text, In);
 }
 
+TEST(OpenMPDoorTest, CarriageReturnLineEndsAreWhitespace) {
+  std::string In = "void f(int n, double *a) {\r\n"
+                   "  #pragma omp parallel for \\\r\n"
+                   "      private(t)\r\n"
+                   "  for (int i = 0; i < n; i++) a[i] = 0;\r\n"
+                   "}\r\n";
+  OmpConversion C = convertOpenMPLoops(In);
+  ASSERT_EQ(C.Loops.size(), 1u);
+  EXPECT_TRUE(C.Loops[0].Taken) << C.Loops[0].WhyNot;
+  EXPECT_EQ(C.Loops[0].Private, std::vector<std::string>{"t"});
+  EXPECT_EQ(lines(C.Text), lines(In));
+}
+
+TEST(OpenMPDoorTest, AnEndifMayStandBetweenTheDirectiveAndItsLoop) {
+  std::string In = "void f(int n, double *a) {\n"
+                   "#ifdef OPEN\n"
+                   "  #pragma omp parallel for\n"
+                   "#endif\n"
+                   "  for (int i = 0; i < n; i++) a[i] = 0;\n"
+                   "}\n";
+  OmpConversion C = convertOpenMPLoops(In);
+  ASSERT_EQ(C.Loops.size(), 1u);
+  EXPECT_TRUE(C.Loops[0].Taken) << C.Loops[0].WhyNot;
+  EXPECT_NE(C.Text.find("#ifdef OPEN\n  [[cluster::gpu_parallel]]\n#endif\n"), std::string::npos)
+      << C.Text;
+}
+
 TEST(OpenMPDoorTest, ThreadPrivateVariablesAreListed) {
   OmpConversion C = convertOpenMPLoops("int x, y;\n#pragma omp threadprivate(x, y)\n");
   EXPECT_EQ(C.ThreadPrivate, (std::vector<std::string>{"x", "y"}));
