@@ -52,6 +52,7 @@ Region makeRegion(ASTContext &Ctx, const Access &A, const LoopClauses &Clauses) 
     Reg.MayAlias |= PV->getType()->isReferenceType() || PV->getType()->isPointerType();
   if (const auto *VD = dyn_cast_or_null<VarDecl>(A.Decl))
     Reg.Restrict = VD->getType()->isPointerType() && VD->getType().isRestrictQualified();
+  Reg.Base = A.Decl;
   bool IsVec = false;
   if (isStdContainer(T, &IsVec)) {
     Reg.IsContainer = true;

@@ -268,6 +268,84 @@ std::optional<std::string> firstTwo(const LoopResult &R, bool &Known) {
          " = " + std::to_string(Second);
 }
 
+/// Whether the function writes V anywhere but its declaration, or takes its address.
+class ChangedOrEscaped : public RecursiveASTVisitor<ChangedOrEscaped> {
+public:
+  explicit ChangedOrEscaped(const VarDecl *V) : V(V) {}
+  bool VisitExpr(Expr *E) {
+    if (writtenVar(E) == V)
+      Found = true;
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      if (U->getOpcode() == UO_AddrOf && varOf(U->getSubExpr()) == V)
+        Found = true;
+    return !Found;
+  }
+  bool VisitVarDecl(VarDecl *D) {
+    // A reference bound to it may write it.
+    if (D->getType()->isReferenceType() &&
+        !D->getType().getNonReferenceType().isConstQualified() && varOf(D->getInit()) == V)
+      Found = true;
+    return !Found;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    // Passed to a reference parameter.
+    if (const FunctionDecl *F = C->getDirectCallee())
+      for (unsigned I = 0; I < C->getNumArgs() && I < F->getNumParams(); ++I)
+        if (F->getParamDecl(I)->getType()->isReferenceType() && varOf(C->getArg(I)) == V)
+          Found = true;
+    return !Found;
+  }
+  const VarDecl *V;
+  bool Found = false;
+};
+
+bool changedInFunction(const VarDecl *V) {
+  const auto *F = dyn_cast<FunctionDecl>(V->getDeclContext());
+  if (!F || !F->hasBody())
+    return true;
+  ChangedOrEscaped C(V);
+  C.TraverseStmt(F->getBody());
+  return C.Found;
+}
+
+/// A local pointer whose only value is a fresh heap block (`double *p = malloc(...)`, `new
+/// double[n]`), never written again nor its address taken: it reaches no other variable's block.
+bool freshBlock(const ValueDecl *D) {
+  const auto *V = dyn_cast_or_null<VarDecl>(D);
+  if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() || !V->getType()->isPointerType() ||
+      !V->getInit())
+    return false;
+  const Expr *Init = V->getInit()->IgnoreParenCasts();
+  bool Allocates = isa<CXXNewExpr>(Init);
+  if (const auto *C = dyn_cast<CallExpr>(Init))
+    if (const FunctionDecl *F = C->getDirectCallee())
+      Allocates = F->getIdentifier() &&
+                  (F->getName() == "malloc" || F->getName() == "calloc" ||
+                   F->getName() == "aligned_alloc");
+  return Allocates && !changedInFunction(V);
+}
+
+/// A pointer parameter its function never changes: its value was fixed before any block the
+/// function allocates.
+bool fixedParameter(const ValueDecl *D) {
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(D);
+  return P && !changedInFunction(P);
+}
+
+/// Whether a region written through Written cannot overlap Other: Written is a fresh block and
+/// Other is another fresh block, an object that is not a pointer, or a parameter fixed before
+/// the allocation.
+bool apart(const Region &Written, const Region &Other) {
+  if (!freshBlock(Written.Base) || Written.Base == Other.Base)
+    return false;
+  if (freshBlock(Other.Base))
+    return true;
+  const auto *V = dyn_cast_or_null<VarDecl>(Other.Base);
+  if (V && !V->getType()->isPointerType() && !V->getType()->isReferenceType() && !Other.MayAlias)
+    return true;
+  return fixedParameter(Other.Base);
+}
+
 /// A region of rank 2 or more with a subscript after the first that is not shown to stay in
 /// its dimension. The dependence test compares dimensions one by one, which holds only for
 /// subscripts inside their bounds (`b[i][j - 1]` at j = 0 is the element before the row, in
@@ -454,7 +532,6 @@ OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const Om
     return V;
   }
   // Accepted: the proof holds unless it rests on what only the run can tell.
-  unsigned Arrays = 0;
   const Region *Aliased = nullptr;
   for (const Region &Reg : R.Regions) {
     if (Reg.Scalar) {
@@ -462,16 +539,18 @@ OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const Om
                   "', which it reads; the proof needs them apart";
       return V;
     }
-    ++Arrays;
-    if (Reg.MayAlias && !Reg.Restrict && (Reg.Access & RegionWrite) && !Aliased)
-      Aliased = &Reg;
+    if (!Reg.MayAlias || Reg.Restrict || !(Reg.Access & RegionWrite) || Aliased)
+      continue;
+    for (const Region &Other : R.Regions)
+      if (&Other != &Reg && !apart(Reg, Other))
+        Aliased = &Reg;
   }
   if (const Region *Out = mayLeaveItsRow(R)) {
     V.Message = "a subscript of '" + Out->Name + "' may leave its dimension (into the next " +
                 "row), which the proof does not cover";
     return V;
   }
-  if (Aliased && Arrays > 1) {
+  if (Aliased) {
     V.Message = "'" + Aliased->Name + "' is written through a pointer that may overlap another "
                 "array the loop touches; the proof holds where they do not overlap";
     return V;

@@ -102,7 +102,7 @@ void f(int n, int *idx, double *x, double *y) {
     s += a[i];
   }
 }
-// JSON: [(16, 'race'), (24, 'race'), (31, 'race-free'), (38, 'race'), (44, 'race-free'), (50, 'race'), (55, 'race-free'), (60, 'unknown'), (66, 'unknown'), (72, 'unknown'), (78, 'unknown'), (83, 'unknown'), (88, 'race-free'), (95, 'race-free'), (99, 'unknown'), (116, 'race'), (122, 'race'), (129, 'unknown'), (135, 'race-free'), (140, 'race-free'), (145, 'race-free'), (151, 'unknown')]
+// JSON: [(16, 'race'), (24, 'race'), (31, 'race-free'), (38, 'race'), (44, 'race-free'), (50, 'race'), (55, 'race-free'), (60, 'unknown'), (66, 'unknown'), (72, 'unknown'), (78, 'unknown'), (83, 'unknown'), (88, 'race-free'), (95, 'race-free'), (99, 'unknown'), (116, 'race'), (122, 'race'), (129, 'unknown'), (135, 'race-free'), (140, 'race-free'), (145, 'race-free'), (151, 'unknown'), (171, 'race-free'), (178, 'unknown'), (183, 'unknown'), (188, 'unknown')]
 
 double c2[100][100], d2[100][100];
 
@@ -152,4 +152,39 @@ void h(int n, int m, int *out, const double *x, double *restrict y) {
     y[i + j] = i;
     j--;
   }
+}
+
+void *malloc(unsigned long);
+void take(double **);
+
+void k(int n, double *param) {
+  double *p = (double *)malloc(sizeof(double) * n);
+  double *q = (double *)malloc(sizeof(double) * n);
+  double *r = (double *)malloc(sizeof(double) * n);
+  double *alias = r;
+  double *moved = (double *)malloc(sizeof(double) * n);
+  double *escaped = (double *)malloc(sizeof(double) * n);
+  int i;
+  // Two fresh blocks, and a parameter fixed before them: apart.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP loop is race-free: no two iterations touch one element or variable where either writes it
+#pragma omp parallel for
+  for (i = 0; i < n; i++) {
+    p[i] = param[i];
+    q[i] = 2 * i;
+  }
+  // Adversaries: a pointer copied from a fresh one; a pointer assigned again; an address taken.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: 'r' is written through a pointer that may overlap another array the loop touches; the proof holds where they do not overlap
+#pragma omp parallel for
+  for (i = 0; i < n - 1; i++)
+    r[i] = alias[i + 1];
+  moved = p;
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: 'moved' is written through a pointer that may overlap another array the loop touches; the proof holds where they do not overlap
+#pragma omp parallel for
+  for (i = 0; i < n - 1; i++)
+    moved[i] = q[i];
+  take(&escaped);
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: 'escaped' is written through a pointer that may overlap another array the loop touches; the proof holds where they do not overlap
+#pragma omp parallel for
+  for (i = 0; i < n - 1; i++)
+    escaped[i] = q[i];
 }

@@ -97,6 +97,8 @@ struct Region {
   /// Reached through a `restrict`-qualified pointer: by C's rules no other pointer of the block
   /// reaches an element the loop modifies through it.
   bool Restrict = false;
+  /// The variable the region is reached through, when it is one (a pointer, array or object).
+  const clang::ValueDecl *Base = nullptr;
   bool IsContainer = false;  ///< std::vector / std::array / std::span: Name.data() is the base.
   /// One scalar object (Name is the object, its box the single element at &Name). Such a region
   /// is read only: it is there for the runtime's alias check of the regions written through

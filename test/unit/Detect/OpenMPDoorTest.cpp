@@ -3,6 +3,8 @@
 
 #include "gtest/gtest.h"
 
+#include <random>
+
 using namespace clustrix;
 
 namespace {
@@ -200,6 +202,39 @@ TEST(OpenMPDoorTest, UnbalancedTextIsNotTakenAndNothingCrashes) {
       }
     }
     EXPECT_EQ(lines(C.Text), lines(In));
+  }
+}
+
+TEST(OpenMPDoorTest, RandomTextNeverBreaksTheConversion) {
+  // Pieces of C, OpenMP directives and broken text, in random order: the conversion ends, keeps
+  // every line, gives every loop it leaves a reason, and delimits every loop it takes inside
+  // the text.
+  const char *Pieces[] = {"#pragma omp parallel for\n", "#pragma omp parallel\n",
+                          "#pragma omp for reduction(+: s)\n", "#pragma omp critical\n",
+                          "#pragma omp parallel for collapse(2) private(j)\n",
+                          "# pragma omp parallel for \\\n schedule(dynamic, 4)\n", "#endif\n",
+                          "for (i = 0; i < n; i++)", "for (;;)", "{", "}", "(", ")", "[", "]",
+                          ";", "a[i] = b[i];", "if (x) ", "else ", "do ", "while (k) ", "\"", "'",
+                          "\"}{\"", "'{'", "/* { */", "// }\n", "/*", "R\"x(})x\"", "\\\n",
+                          "\r\n", "\n", " ", "s += a[i];", "#include \"x.h\"\n", "#", "omp",
+                          "#pragma omp threadprivate(t)\n", "#pragma omp parallel for reduction(\n"};
+  std::mt19937 Rng(20261127);
+  std::uniform_int_distribution<size_t> Pick(0, std::size(Pieces) - 1), Len(1, 40);
+  for (int Round = 0; Round < 3000; ++Round) {
+    std::string In;
+    for (size_t K = Len(Rng); K > 0; --K)
+      In += Pieces[Pick(Rng)];
+    OmpConversion C = convertOpenMPLoops(In);
+    ASSERT_EQ(lines(C.Text), lines(In)) << In;
+    for (const OmpLoop &L : C.Loops) {
+      if (!L.Taken) {
+        EXPECT_FALSE(L.WhyNot.empty()) << In;
+        continue;
+      }
+      EXPECT_LT(L.LoopBegin, L.LoopEnd) << In;
+      EXPECT_LE(L.LoopEnd, In.size()) << In;
+      EXPECT_EQ(llvm::StringRef(In).substr(L.LoopBegin, 3), "for") << In;
+    }
   }
 }
 
