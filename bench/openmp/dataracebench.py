@@ -117,14 +117,30 @@ def evaluate(args, src, work):
     text = open(src, errors="replace").read()
     rc, err, loops = check(args, src, work)
     directives = omp_lines(text)
-    taken_lines = 0
+    # Supported: every OpenMP directive is a loop the door took, the `parallel` line of a region
+    # it took, a barrier inside such a region, or a threadprivate.
+    covered = set()
+    all_taken = True
+    spans = []
     for l in loops:
-        d = l["openmp"]["directive"]
-        if l.get("reasons") and any(r["kind"] == "openmp-directive" for r in l["reasons"]):
+        o = l["openmp"]
+        if any(r["kind"] == "openmp-directive" for r in l.get("reasons", [])):
+            all_taken = False
             continue
-        taken_lines += 2 if d.startswith("parallel + ") else 1
-    threadprivate = sum(1 for d in directives if d.startswith("threadprivate"))
-    supported = rc == 0 and loops and taken_lines + threadprivate == len(directives)
+        covered.add(o.get("directive_line"))
+        if o.get("region_line"):
+            covered.add(o["region_line"])
+            spans.append((o["region_line"], o["directive_line"]))
+    uncovered = 0
+    for m in re.finditer(r"^[ \t]*#[ \t]*pragma[ \t]+omp\b(.*)", text, re.M):
+        line = text.count("\n", 0, m.start()) + 1
+        d = m.group(1).strip()
+        if line in covered or d.startswith("threadprivate"):
+            continue
+        if d.startswith("barrier") and any(a < line < b for a, b in spans):
+            continue
+        uncovered += 1
+    supported = rc == 0 and loops and all_taken and uncovered == 0
     verdicts = [l["openmp"].get("verdict", "unknown") for l in loops]
     if "race" in verdicts:
         verdict = "race"

@@ -85,6 +85,10 @@ llvm::json::Array loopObjects(const ReportUnit &U) {
       (*Loops.back().getAsObject())["instantiation"] = R.Instantiation;
     if (!R.OpenMP.Directive.empty()) {
       llvm::json::Object Omp{{"directive", R.OpenMP.Directive}};
+      if (R.OpenMP.DirectiveLine)
+        Omp["directive_line"] = R.OpenMP.DirectiveLine;
+      if (R.OpenMP.RegionLine)
+        Omp["region_line"] = R.OpenMP.RegionLine;
       if (R.OpenMP.Trusted)
         Omp["trusted"] = true;
       if (!R.OpenMP.Verdict.empty()) {

@@ -737,55 +737,97 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text,
       continue;
     }
     if (Region) {
-      // `#pragma omp parallel` { `#pragma omp for` loop }: nothing else in the block.
-      if (!W.is(I + 1, "{") || I + 2 >= Toks.size() || Toks[I + 2].K != Tok::Directive)
+      // `#pragma omp parallel` { (`#pragma omp for` loop | `#pragma omp barrier`)... }: loops
+      // each ended by a barrier (its implicit one, or an explicit one after a `nowait`) are that
+      // sequence of parallel loops. Nothing else may be in the block: code there runs on every
+      // thread.
+      if (!W.is(I + 1, "{"))
         continue;
-      std::optional<OmpDirective> F = parseOmp(W.text(I + 2));
-      if (!F || !F->Error.empty() || (F->name() != "for" && F->name() != "for simd"))
-        continue;
-      std::vector<size_t> Inner;
-      std::optional<size_t> Loop = W.skipStmt(I + 3, Inner);
-      if (!Loop || !W.is(*Loop, "}") || !Inner.empty())
-        continue; // the `for` directive is reported on its own below
-      OmpLoop L;
-      L.Directive = "parallel + " + F->name();
-      L.RegionOffset = Toks[I].Begin;
-      Fill(L, *F, I + 2);
-      // The region's clauses apply to the loop, which is all the region holds.
-      std::vector<OmpClause> Own = std::move(L.Clauses);
-      OmpLoop Merged = L;
-      Merged.Clauses.clear();
-      Fill(Merged, *D, I);
-      Merged.Offset = L.Offset;
-      Merged.Line = L.Line;
-      Merged.Column = L.Column;
-      llvm::append_range(Merged.Clauses, Own);
-      {
-        OmpDirective Both = *F;
-        Both.Clauses = Own;
-        OmpLoop Tmp;
-        Fill(Tmp, Both, I + 2);
-        for (auto [To, From] : {std::pair{&Merged.Private, &Tmp.Private},
-                                {&Merged.FirstPrivate, &Tmp.FirstPrivate},
-                                {&Merged.LastPrivate, &Tmp.LastPrivate},
-                                {&Merged.Shared, &Tmp.Shared},
-                                {&Merged.Linear, &Tmp.Linear},
-                                {&Merged.Reduction, &Tmp.Reduction}})
-          llvm::append_range(*To, *From);
-        if (Merged.Default.empty())
-          Merged.Default = Tmp.Default;
-        Merged.Collapse = std::max(Merged.Collapse, Tmp.Collapse);
-      }
-      Consumed[I + 2] = true;
-      if (TakeLoop(Merged, I + 3) && Attribute(Merged)) {
-        Merged.Taken = true;
-        Merged.Kept = Keep.count(Merged.Line) > 0;
-        if (!Merged.Kept) {
-          Edits.push_back({Toks[I].Begin, Toks[I].End, ""});
-          Edits.push_back({Toks[I + 2].Begin, Toks[I + 2].End, Merged.Attribute});
+      struct Item {
+        size_t Dir;
+        OmpDirective D;
+        bool Barrier; ///< A barrier ends it.
+      };
+      std::vector<Item> Items;
+      size_t J = I + 2;
+      bool Shape = true;
+      while (Shape && J < Toks.size() && !W.is(J, "}")) {
+        std::optional<OmpDirective> F;
+        if (Toks[J].K == Tok::Directive)
+          F = parseOmp(W.text(J));
+        if (!F || !F->Error.empty()) {
+          Shape = false;
+          break;
         }
+        if (F->name() == "barrier" && !Items.empty()) {
+          Items.back().Barrier = true;
+          ++J;
+          continue;
+        }
+        if (F->name() != "for" && F->name() != "for simd") {
+          Shape = false;
+          break;
+        }
+        std::vector<size_t> Inner;
+        std::optional<size_t> End = W.skipStmt(J + 1, Inner);
+        if (!End || !Inner.empty() || !W.is(J + 1, "for")) {
+          Shape = false;
+          break;
+        }
+        bool NoWait = llvm::any_of(F->Clauses, [](const OmpClause &C) {
+          return C.Name == "nowait";
+        });
+        Items.push_back({J, *F, !NoWait});
+        J = *End;
       }
-      Result.Loops.push_back(std::move(Merged));
+      if (!Shape || J >= Toks.size() || Items.empty())
+        continue; // each `for` directive is reported on its own below
+      bool Barriers = true;
+      for (size_t K = 0; K + 1 < Items.size(); ++K)
+        Barriers &= Items[K].Barrier;
+      if (!Barriers)
+        continue; // loops that may overlap: not a sequence of loops
+      std::vector<OmpLoop> Loops;
+      bool AllTaken = true, AnyKept = false;
+      for (const Item &It : Items) {
+        OmpLoop L;
+        L.Directive = "parallel + " + It.D.name();
+        L.RegionOffset = Toks[I].Begin;
+        unsigned RegionColumn = 0;
+        LineCol(L.RegionOffset, L.RegionLine, RegionColumn);
+        Fill(L, *D, I);     // the region's clauses apply to each of its loops,
+        Fill(L, It.D, It.Dir); // then the loop's own; the place is the loop's directive
+        Consumed[It.Dir] = true;
+        if (TakeLoop(L, It.Dir + 1) && Attribute(L)) {
+          L.Taken = true;
+          AnyKept |= Keep.count(L.Line) > 0;
+        } else {
+          AllTaken = false;
+        }
+        Loops.push_back(std::move(L));
+      }
+      for (OmpLoop &L : Loops) {
+        if (!AllTaken && L.Taken) {
+          L.Taken = false;
+          L.WhyNot = "another loop of its 'parallel' region is not taken";
+        }
+        L.Kept = L.Taken && AnyKept;
+      }
+      if (AllTaken && !AnyKept) {
+        Edits.push_back({Toks[I].Begin, Toks[I].End, ""});
+        for (size_t K = 0; K < Items.size(); ++K)
+          Edits.push_back({Toks[Items[K].Dir].Begin, Toks[Items[K].Dir].End,
+                           Loops[K].Attribute});
+        // The explicit barriers go too: the loops run one after the other.
+        for (size_t B = I + 2; B < J; ++B)
+          if (Toks[B].K == Tok::Directive && !llvm::any_of(Items, [&](const Item &It) {
+                return It.Dir == B;
+              }))
+            if (std::optional<OmpDirective> BD = parseOmp(W.text(B));
+                BD && BD->name() == "barrier")
+              Edits.push_back({Toks[B].Begin, Toks[B].End, ""});
+      }
+      llvm::append_range(Result.Loops, std::move(Loops));
       continue;
     }
     // A `for` directive outside the one shape the door takes.
@@ -793,8 +835,8 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text,
     L.Directive = Name;
     Fill(L, *D, I);
     L.WhyNot = "'#pragma omp " + Name +
-               "' is in a 'parallel' region that holds more than this loop, or in none in "
-               "this function";
+               "' is in a 'parallel' region that holds more than worksharing loops each ended "
+               "by a barrier, or in none in this function";
     Result.Loops.push_back(std::move(L));
   }
 

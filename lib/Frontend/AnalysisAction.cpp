@@ -136,6 +136,8 @@ void AnalysisConsumer::findOpenMPLoops(ASTContext &Ctx) {
         Rec.Reasons.push_back({rejectKindName(RejectKind::OpenMPDirective), L.WhyNot, "",
                                L.Line, L.Column});
         Rec.OpenMP.Directive = L.Directive;
+        Rec.OpenMP.DirectiveLine = L.Line;
+        Rec.OpenMP.RegionLine = L.RegionLine;
         Rec.OpenMP.Verdict = verdictName(RaceVerdict::Unknown).str();
         Rec.OpenMP.Message = L.WhyNot;
         Out.Records.push_back(std::move(Rec));
@@ -168,6 +170,7 @@ void AnalysisConsumer::checkOpenMP(ASTContext &Ctx, const MatchedLoop &L, const 
   LoopRecord &Rec = Out.Records.back();
   Rec.OpenMP.Directive = Omp.Directive;
   Rec.OpenMP.DirectiveLine = Omp.Line;
+  Rec.OpenMP.RegionLine = Omp.RegionLine;
   if (Opts.OpenMP != OpenMPMode::Check)
     return;
   OmpVerdict V = checkOpenMPLoop(Ctx, L.Loop, Omp, R, ThreadPrivate[SM.getFileID(At)]);

@@ -38,7 +38,7 @@ void left(int n, int *a, int *s) {
   }
 #pragma omp parallel
   {
-    // CHECK: openmp-on.cpp:[[@LINE+1]]:1: warning: '#pragma omp for' left as written: '#pragma omp for' is in a 'parallel' region that holds more than this loop, or in none in this function
+    // CHECK: openmp-on.cpp:[[@LINE+1]]:1: warning: '#pragma omp for' left as written: '#pragma omp for' is in a 'parallel' region that holds more than worksharing loops each ended by a barrier, or in none in this function
 #pragma omp for
     for (int i = 0; i < n; i++)
       a[i] = 0;

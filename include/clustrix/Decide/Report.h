@@ -49,7 +49,8 @@ struct LoopRecord {
   /// lines and columns of the two accesses.
   struct {
     std::string Directive, Verdict, Message;
-    unsigned DirectiveLine = 0; ///< The directive's line (not in the JSON report).
+    unsigned DirectiveLine = 0; ///< The directive's line.
+    unsigned RegionLine = 0;    ///< For a loop of a `parallel` region: the region's line.
     std::vector<std::pair<unsigned, unsigned>> Accesses;
     bool Trusted = false; ///< openmp=trust: refused, and left to OpenMP as written.
   } OpenMP;

@@ -36,6 +36,7 @@ struct OmpLoop {
   unsigned Line = 0;         ///< Its line, from 1.
   unsigned Column = 0;       ///< Its column, from 1.
   unsigned RegionOffset = 0; ///< For `parallel` + `for`: where `#pragma omp parallel` starts.
+  unsigned RegionLine = 0;   ///< And its line.
   unsigned LoopBegin = 0;    ///< The `for` keyword of the loop.
   unsigned LoopEnd = 0;      ///< Past the loop statement.
   std::string Directive;     ///< "parallel for", "parallel for simd", "parallel + for", ...

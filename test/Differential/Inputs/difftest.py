@@ -53,6 +53,7 @@ class Config:
         self.keep = args.keep
         self.devices = args.devices
         self.emulated_gpus = args.emulated_gpus
+        self.openmp = args.openmp
         self.reduce = not args.no_reduce
         # Checks the generator: the serial build traps on undefined behaviour or a bad access.
         self.sanitize = ['-fsanitize=address,undefined', '-fno-sanitize-recover=all'] \
@@ -93,8 +94,61 @@ def generate(cfg, folder, first, count, only_loop=None, skip=()):
     st, _, err = run(cmd, 300)
     if st != 0:
         raise RuntimeError('gen.py failed: %s\n%s' % (' '.join(cmd), err))
+    if cfg.openmp:
+        spell_as_openmp(src)
+        spell_as_openmp(os.path.join(folder, 'prog.h'))
     with open(man) as f:
         return src, json.load(f)['programs']
+
+
+ANNOTATION_LINE = re.compile(r'^(\s*)\[\[cluster::gpu_parallel(?:\((.*)\))?\]\]\s*$')
+
+
+def omp_clauses(text):
+    """The OpenMP clauses that mean an annotation's clauses, or None where one has no
+    OpenMP spelling (extent, enable, devices, min_iters)."""
+    out = []
+    depth, start, parts = 0, 0, []
+    for i, ch in enumerate(text + ','):
+        if ch == ',' and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+        depth += {'(': 1, ')': -1}.get(ch, 0)
+    for c in filter(None, parts):
+        m = re.match(r'reduce\(\s*([^:]+?)\s*:\s*(.*)\)$', c)
+        if m:
+            out.append('reduction(%s: %s)' % (m.group(1), m.group(2)))
+        elif re.match(r'collapse\(\s*\d+\s*\)$', c):
+            out.append(c)
+        elif re.match(r'schedule\(\s*dynamic\s*(,\s*\d+\s*)?\)$', c):
+            out.append(c)
+        elif re.match(r'schedule\(\s*block\s*\)$', c):
+            out.append('schedule(static)')
+        elif re.match(r'schedule\(\s*cyclic\s*\)$', c):
+            out.append('schedule(static, 1)')
+        elif re.match(r'schedule\(\s*cyclic\s*,\s*\d+\s*\)$', c):
+            out.append(c.replace('cyclic', 'static'))
+        else:
+            return None
+    return out
+
+
+def spell_as_openmp(path):
+    """--openmp: each annotation on a line of its own that OpenMP can say becomes
+    `#pragma omp parallel for` on that line (the front door turns it back)."""
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        lines = f.read().split('\n')
+    for i, line in enumerate(lines):
+        m = ANNOTATION_LINE.match(line)
+        if not m:
+            continue
+        clauses = omp_clauses(m.group(2) or '')
+        if clauses is not None:
+            lines[i] = m.group(1) + ' '.join(['#pragma omp parallel for'] + clauses)
+    with open(path, 'w') as f:
+        f.write('\n'.join(lines))
 
 
 def serial_cmd(cfg, src, exe):
@@ -103,8 +157,9 @@ def serial_cmd(cfg, src, exe):
 
 
 def clustrix_cmd(cfg, src, exe, report):
-    return [cfg.clustrix, cfg.opt, '--clustrix-remarks=off', '--clustrix-report=' + report, src,
-            '-o', exe]
+    door = ['--clustrix-openmp=on'] if cfg.openmp else []
+    return [cfg.clustrix, cfg.opt, '--clustrix-remarks=off', '--clustrix-report=' + report] + \
+        door + [src, '-o', exe]
 
 
 def compile_status(st, err):
@@ -483,6 +538,9 @@ def main():
     ap.add_argument('--opt', default='-O1')
     ap.add_argument('--devices', default='cpu:{n}',
                     help='CLUSTRIX_DEVICES for the runs, {n} the count (default cpu:{n})')
+    ap.add_argument('--openmp', action='store_true',
+                    help='spell the annotations that OpenMP can say as `#pragma omp parallel '
+                         'for` and build through the OpenMP front door (--clustrix-openmp=on)')
     ap.add_argument('--emulated-gpus', action='store_true',
                     help='run on {n} emulated GPUs (CLUSTRIX_EMU_GPUS; the caller points '
                          'CLUSTRIX_CUDA_LIBRARY and CLUSTRIX_NVRTC_LIBRARY at the emulator), '

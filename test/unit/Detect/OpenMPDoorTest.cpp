@@ -69,6 +69,46 @@ TEST(OpenMPDoorTest, ARegionWithOneLoopIsTakenWithItsClauses) {
   EXPECT_EQ(lines(C.Text), lines(In));
 }
 
+TEST(OpenMPDoorTest, ARegionOfLoopsEndedByBarriersIsASequenceOfLoops) {
+  std::string In = "void f(int n, int *a, int *b, int s) {\n"
+                   "#pragma omp parallel shared(a) reduction(+: s)\n"
+                   "  {\n"
+                   "#pragma omp for\n"
+                   "    for (int i = 0; i < n; i++) a[i] = i;\n"
+                   "#pragma omp for nowait\n"
+                   "    for (int i = 0; i < n; i++) b[i] = a[i];\n"
+                   "#pragma omp barrier\n"
+                   "#pragma omp for schedule(dynamic)\n"
+                   "    for (int i = 0; i < n; i++) s += b[i];\n"
+                   "  }\n"
+                   "}\n";
+  OmpConversion C = convertOpenMPLoops(In);
+  ASSERT_EQ(C.Loops.size(), 3u);
+  for (const OmpLoop &L : C.Loops) {
+    EXPECT_TRUE(L.Taken) << L.WhyNot;
+    EXPECT_EQ(L.Reduction, std::vector<std::string>{"s"});
+    EXPECT_EQ(L.Shared, std::vector<std::string>{"a"});
+  }
+  EXPECT_EQ(C.Loops[2].Attribute, "[[cluster::gpu_parallel(schedule(dynamic), reduce(+: s))]]");
+  EXPECT_EQ(C.Text.find("#pragma"), std::string::npos) << C.Text;
+  EXPECT_EQ(lines(C.Text), lines(In));
+  // A `nowait` loop without a barrier after it may overlap the next: not a sequence.
+  std::string Overlap = In;
+  Overlap.replace(Overlap.find("#pragma omp barrier"), 19, "                   ");
+  OmpConversion O = convertOpenMPLoops(Overlap);
+  EXPECT_FALSE(O.Changed);
+  for (const OmpLoop &L : O.Loops)
+    EXPECT_FALSE(L.Taken);
+  // One loop the door does not take leaves the whole region as written.
+  std::string Ordered = In;
+  Ordered.replace(Ordered.find("#pragma omp for nowait"), 22, "#pragma omp for ordered");
+  OmpConversion R = convertOpenMPLoops(Ordered);
+  EXPECT_FALSE(R.Changed);
+  ASSERT_EQ(R.Loops.size(), 3u);
+  EXPECT_EQ(R.Loops[0].WhyNot, "another loop of its 'parallel' region is not taken");
+  EXPECT_EQ(R.Loops[1].WhyNot, "the front door does not take clause 'ordered'");
+}
+
 TEST(OpenMPDoorTest, ARegionWithMoreThanTheLoopIsLeftAsWritten) {
   std::string In = "void f(int n, int *a) {\n"
                    "#pragma omp parallel\n"
@@ -83,7 +123,7 @@ TEST(OpenMPDoorTest, ARegionWithMoreThanTheLoopIsLeftAsWritten) {
   ASSERT_EQ(C.Loops.size(), 1u);
   EXPECT_FALSE(C.Loops[0].Taken);
   EXPECT_EQ(C.Loops[0].Line, 4u);
-  EXPECT_NE(C.Loops[0].WhyNot.find("holds more than this loop"), std::string::npos);
+  EXPECT_NE(C.Loops[0].WhyNot.find("holds more than worksharing loops"), std::string::npos);
   EXPECT_EQ(C.Text, In);
   EXPECT_FALSE(C.Changed);
 }
