@@ -159,9 +159,36 @@ public:
 
 private:
   void finish(CompilerInstance &CI, PipelineOutput &O) {
-    // Diagnostics go straight into this parse's engine: the locations are its own.
-    emitDiagnostics(CI.getDiagnostics(), O.Diags, [](SourceLocation L) { return L; });
+    // Diagnostics go straight into this parse's engine: the locations are its own, but a file
+    // the OpenMP front door converted is shown as written (same lines, and each directive
+    // starts where its annotation does).
     SourceManager &SM = CI.getSourceManager();
+    std::map<FileID, FileID> AsWritten;
+    emitDiagnostics(CI.getDiagnostics(), O.Diags, [&](SourceLocation L) {
+      if (!Opts.OmpFiles || L.isInvalid())
+        return L;
+      SourceLocation S = SM.getSpellingLoc(L);
+      FileID F = SM.getFileID(S);
+      OptionalFileEntryRef FE = SM.getFileEntryRefForID(F);
+      if (!FE)
+        return L;
+      auto C = Opts.OmpFiles->find(normalized(FE->getName()));
+      if (C == Opts.OmpFiles->end() || !C->second.Changed)
+        return L;
+      auto It = AsWritten.find(F);
+      if (It == AsWritten.end()) {
+        auto Disk = llvm::MemoryBuffer::getFile(FE->getName());
+        if (!Disk)
+          return L;
+        It = AsWritten
+                 .emplace(F, SM.createFileID(llvm::MemoryBuffer::getMemBufferCopy(
+                                                 (*Disk)->getBuffer(), FE->getName())))
+                 .first;
+      }
+      SourceLocation T = SM.translateLineCol(It->second, SM.getSpellingLineNumber(S),
+                                             SM.getSpellingColumnNumber(S));
+      return T.isValid() ? T : L;
+    });
     OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID());
     std::string In = FE ? FE->getName().str() : "input";
     Res.Units.push_back({In, O.Records});
@@ -353,7 +380,7 @@ int main(int argc, const char **argv) {
       auto Buf = llvm::MemoryBuffer::getFile(Path);
       if (!Buf)
         continue; // the tool reports it
-      (*Conversions)[Path] = convertOpenMPLoops((*Buf)->getBuffer());
+      (*Conversions)[normalized(Path)] = convertOpenMPLoops((*Buf)->getBuffer());
     }
     // The tool keeps references to the names and texts: the map's, which live to the end.
     for (const auto &[Path, C] : *Conversions)
