@@ -86,6 +86,7 @@ private:
                                                  LoopAnalyzer &Analyzer, const Decider &Decide);
   void rewrite(ASTContext &Ctx, const std::vector<AcceptedLoop> &Accepted);
   void findOpenMPLoops(ASTContext &Ctx);
+  void summarizeOpenMP();
   void checkOpenMP(ASTContext &Ctx, const MatchedLoop &L, const LoopResult &R);
 
   CompilerInstance &CI;
@@ -157,6 +158,28 @@ void AnalysisConsumer::findOpenMPLoops(ASTContext &Ctx) {
   }
 }
 
+/// Checking mode's summary of the unit, for a log or a CI job: a remark with no location.
+void AnalysisConsumer::summarizeOpenMP() {
+  unsigned Race = 0, Free = 0, Unknown = 0;
+  for (const LoopRecord &R : Out.Records) {
+    if (R.OpenMP.Verdict == verdictName(RaceVerdict::Race))
+      ++Race;
+    else if (R.OpenMP.Verdict == verdictName(RaceVerdict::RaceFree))
+      ++Free;
+    else if (!R.OpenMP.Verdict.empty())
+      ++Unknown;
+  }
+  if (Race + Free + Unknown == 0)
+    return;
+  Out.Diags.push_back({DiagnosticsEngine::Remark, SourceLocation(),
+                       "OpenMP race check: " + std::to_string(Race + Free + Unknown) +
+                           " worksharing loops: " + std::to_string(Race) + " with a race, " +
+                           std::to_string(Free) + " race-free, " + std::to_string(Unknown) +
+                           " unknown",
+                       {},
+                       {}});
+}
+
 /// The OpenMP loop's record names its directive; in checking mode the loop gets its verdict.
 void AnalysisConsumer::checkOpenMP(ASTContext &Ctx, const MatchedLoop &L, const LoopResult &R) {
   if (OmpAt.empty() || !L.Ann || Out.Records.empty())
@@ -207,6 +230,8 @@ void AnalysisConsumer::run(ASTContext &Ctx) {
   if (!CI.getDiagnostics().hasErrorOccurred())
     findOpenMPLoops(Ctx);
   if (Attrs.annotations().empty()) {
+    if (Opts.OpenMP == OpenMPMode::Check)
+      summarizeOpenMP();
     sortDiagnostics(Out.Diags, Ctx.getSourceManager());
     return;
   }
@@ -219,6 +244,8 @@ void AnalysisConsumer::run(ASTContext &Ctx) {
   }
   std::vector<MatchedLoop> Loops = LoopMatcher(Ctx, Out.Diags).match(Attrs.annotations());
   std::vector<AcceptedLoop> Accepted = analyzeAndDecide(Ctx, Loops);
+  if (Opts.OpenMP == OpenMPMode::Check)
+    summarizeOpenMP();
   sortDiagnostics(Out.Diags, Ctx.getSourceManager());
   Out.Errors = countErrors(Out.Diags);
   if (Opts.OpenMP == OpenMPMode::Check)

@@ -63,8 +63,8 @@ static llvm::cl::opt<std::string> OutDir(
 static llvm::cl::opt<std::string> OpenMP(
     "openmp",
     llvm::cl::desc("The OpenMP front door: on ('omp parallel for' loops are annotated loops), "
-                   "check (each judged race, race-free or unknown; nothing written), or off "
-                   "(default)"),
+                   "check (each judged race, race-free or unknown; nothing written; the exit "
+                   "status is 1 when a loop has a race), or off (default)"),
     llvm::cl::init("off"), llvm::cl::cat(Category));
 static llvm::cl::opt<bool> Migrate(
     "migrate",
@@ -115,6 +115,7 @@ struct Result {
   /// Included files written so far: their text, and the unit that wrote it.
   std::map<std::string, std::pair<std::string, std::string>> Headers;
   bool Failed = false;
+  bool Races = false; ///< --openmp=check found a race (exit status 1).
 };
 
 std::string normalized(llvm::StringRef Path) { return clustrix::normalizedPath(Path); }
@@ -219,6 +220,8 @@ private:
     }
     std::string Text = O.Changed ? O.Rewritten : SM.getBufferData(SM.getMainFileID()).str();
     if (Opts.OpenMP == OpenMPMode::Check) {
+      for (const LoopRecord &R : Res.Units.back().Records)
+        Res.Races |= R.OpenMP.Verdict == "race";
       O = PipelineOutput();
       return; // the verdicts are the output
     }
@@ -399,5 +402,5 @@ int main(int argc, const char **argv) {
       llvm::errs() << "clustrix-rewrite: " << llvm::toString(std::move(E)) << "\n";
       return 1;
     }
-  return RC != 0 || Res.Failed ? 1 : 0;
+  return RC != 0 || Res.Failed || Res.Races ? 1 : 0;
 }
