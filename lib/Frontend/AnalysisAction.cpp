@@ -58,7 +58,9 @@ public:
       : CI(CI), Opts(Opts), Out(Out), Done(std::move(Done)), Attrs(CI.getPreprocessor()) {
     Attrs.install();
     if (this->Opts.OpenMP == OpenMPMode::Check) {
-      // The verdicts are the diagnostics: the loops' own decisions go to the report only.
+      // The verdicts are the diagnostics: the loops' own decisions go to the report only, and
+      // `refusals=` says how a race is reported.
+      RaceSeverity = this->Opts.Diags.Refusals;
       this->Opts.Diags.Refusals = RefusalSeverity::Ignore;
       this->Opts.Diags.Remarks = false;
     }
@@ -98,6 +100,7 @@ private:
   /// variables of each file.
   std::map<std::pair<FileID, unsigned>, const OmpLoop *> OmpAt;
   std::map<FileID, std::set<std::string>> ThreadPrivate;
+  RefusalSeverity RaceSeverity = RefusalSeverity::Warning;
 };
 
 /// Finds the files the OpenMP front door converted among the parse's, reports the loops it did
@@ -203,7 +206,11 @@ void AnalysisConsumer::checkOpenMP(ASTContext &Ctx, const MatchedLoop &L, const 
   D.Loc = At;
   switch (V.Verdict) {
   case RaceVerdict::Race:
-    D.Level = DiagnosticsEngine::Warning;
+    if (RaceSeverity == RefusalSeverity::Ignore)
+      return;
+    D.Level = RaceSeverity == RefusalSeverity::Error    ? DiagnosticsEngine::Error
+              : RaceSeverity == RefusalSeverity::Remark ? DiagnosticsEngine::Remark
+                                                        : DiagnosticsEngine::Warning;
     D.Message = "data race in OpenMP loop: " + V.Message;
     for (auto [Loc, Note] : {std::pair{V.First, V.FirstNote}, {V.Second, V.SecondNote}}) {
       if (Loc.isInvalid() || Note.empty())

@@ -190,3 +190,7 @@ void k(int n, double *param) {
 }
 // The unit's summary, last.
 // CHECK: remark: OpenMP race check: 26 worksharing loops: 6 with a race, 9 race-free, 11 unknown
+// A CI gate: refusals=error makes each race an error, and the compile fails.
+// RUN: not %clustrix_cc -fsyntax-only -fplugin-arg-clustrix-openmp=check -fplugin-arg-clustrix-refusals=error %s 2>&1 | FileCheck %s --check-prefix=GATE
+// GATE: openmp-check.c:15:1: error: data race in OpenMP loop: 'a' is written in one iteration and read in another
+// GATE: error: data race in OpenMP loop: 't' is shared
