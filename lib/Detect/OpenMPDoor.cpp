@@ -95,7 +95,8 @@ public:
         ++P;
         while (P < T.size()) {
           char D = T[P];
-          if (isIdentChar(D) || D == '.' || (D == '\'' && P + 1 < T.size() && isIdentChar(T[P + 1])))
+          if (isIdentChar(D) || D == '.' ||
+              (D == '\'' && P + 1 < T.size() && isIdentChar(T[P + 1])))
             ++P;
           else if ((D == '+' || D == '-') && std::strchr("eEpP", T[P - 1]))
             ++P;
@@ -231,18 +232,19 @@ std::optional<OmpDirective> parseOmp(llvm::StringRef Raw) {
   OmpDirective D;
   // The directive's name: a first word, and words that may follow the one before in a
   // combined directive; the clauses start at the first other word.
+  // clang-format off
   static const llvm::StringSet<> Follows = {
-      "parallel for",      "parallel sections", "parallel master",   "parallel masked",
-      "parallel loop",     "parallel workshare", "for simd",          "parallel for simd",
-      "target teams",      "target parallel",   "target data",       "target enter",
-      "target exit",       "target update",     "target simd",       "enter data",
-      "exit data",         "teams distribute",  "teams loop",        "distribute parallel",
-      "distribute simd",   "declare reduction", "declare simd",      "declare target",
-      "declare variant",   "declare mapper",    "cancellation point", "taskloop simd",
-      "master taskloop",   "masked taskloop",   "end declare",       "target parallel for",
-      "parallel master taskloop", "parallel masked taskloop", "distribute parallel for",
-      "teams distribute parallel", "target teams distribute", "begin declare",
-      "end declare target"};
+      "parallel for", "parallel sections", "parallel master", "parallel masked",
+      "parallel loop", "parallel workshare", "for simd", "parallel for simd",
+      "target teams", "target parallel", "target data", "target enter", "target exit",
+      "target update", "target simd", "enter data", "exit data", "teams distribute",
+      "teams loop", "distribute parallel", "distribute simd", "declare reduction",
+      "declare simd", "declare target", "declare variant", "declare mapper",
+      "cancellation point", "taskloop simd", "master taskloop", "masked taskloop",
+      "end declare", "target parallel for", "parallel master taskloop",
+      "parallel masked taskloop", "distribute parallel for", "teams distribute parallel",
+      "target teams distribute", "begin declare", "end declare target"};
+  // clang-format on
   bool InClauses = false;
   while (true) {
     S = S.ltrim(" ,");
@@ -258,8 +260,7 @@ std::optional<OmpDirective> parseOmp(llvm::StringRef Raw) {
     std::string Word = S.substr(0, N).str();
     S = S.drop_front(N).ltrim();
     bool HasParen = !S.empty() && S[0] == '(';
-    bool IsName = !InClauses && (D.Words.empty() ||
-                                 Follows.count(D.Words.back() + " " + Word) ||
+    bool IsName = !InClauses && (D.Words.empty() || Follows.count(D.Words.back() + " " + Word) ||
                                  Follows.count(D.name() + " " + Word));
     // `critical(name)` and `flush(list)` take their argument as part of the directive.
     if (IsName && (!HasParen || D.Words.empty())) {
@@ -502,9 +503,9 @@ std::string clustrix::annotationClauses(const std::vector<OmpClause> &Clauses,
   for (const OmpClause &C : Clauses) {
     llvm::StringRef N = C.Name;
     if (N == "private" || N == "firstprivate" || N == "lastprivate" || N == "shared" ||
-        N == "linear" || N == "default" || N == "num_threads" || N == "if" ||
-        N == "proc_bind" || N == "nowait" || N == "copyin" || N == "safelen" ||
-        N == "simdlen" || N == "aligned" || N == "allocate")
+        N == "linear" || N == "default" || N == "num_threads" || N == "if" || N == "proc_bind" ||
+        N == "nowait" || N == "copyin" || N == "safelen" || N == "simdlen" || N == "aligned" ||
+        N == "allocate")
       continue; // facts for the race check, or no meaning for the loop's result
     if (N == "order") {
       if (llvm::StringRef(C.Args).trim().ends_with("concurrent"))
@@ -551,8 +552,8 @@ std::string clustrix::annotationClauses(const std::vector<OmpClause> &Clauses,
       if (size_t Comma = Op.find(','); Comma != llvm::StringRef::npos) {
         llvm::StringRef Modifier = Op.take_front(Comma).trim();
         if (Modifier != "default")
-          return Refuse("the front door does not take the reduction modifier '" +
-                        Modifier.str() + "'");
+          return Refuse("the front door does not take the reduction modifier '" + Modifier.str() +
+                        "'");
         Op = Op.drop_front(Comma + 1).trim();
       }
       std::string To;
@@ -561,8 +562,7 @@ std::string clustrix::annotationClauses(const std::vector<OmpClause> &Clauses,
       else if (Op == "*" || Op == "&" || Op == "|" || Op == "^" || Op == "min" || Op == "max")
         To = Op.str();
       else
-        return Refuse("the front door does not take the reduction operator '" + Op.str() +
-                      "'");
+        return Refuse("the front door does not take the reduction operator '" + Op.str() + "'");
       std::vector<std::string> Vars = splitList(A.drop_front(Colon + 1));
       if (Vars.empty())
         return Refuse("clause 'reduction(" + C.Args + ")' names no variable");
@@ -578,8 +578,7 @@ std::string clustrix::annotationClauses(const std::vector<OmpClause> &Clauses,
   return llvm::join(Out, ", ");
 }
 
-OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text,
-                                          const std::set<unsigned> &Keep) {
+OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text, const std::set<unsigned> &Keep) {
   OmpConversion Result;
   Result.Text = Text.str();
   if (!mayContainOpenMP(Text))
@@ -670,8 +669,8 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text,
     for (size_t D : Inner) {
       llvm::StringRef DT = W.text(D);
       if (std::optional<OmpDirective> OD = parseOmp(DT)) {
-        L.WhyNot = "the loop holds '#pragma omp " + OD->name() +
-                   "', which the front door does not take";
+        L.WhyNot =
+            "the loop holds '#pragma omp " + OD->name() + "', which the front door does not take";
         return false;
       }
       if (DT.ltrim("# \t").starts_with("include")) {
@@ -774,9 +773,8 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text,
           Shape = false;
           break;
         }
-        bool NoWait = llvm::any_of(F->Clauses, [](const OmpClause &C) {
-          return C.Name == "nowait";
-        });
+        bool NoWait =
+            llvm::any_of(F->Clauses, [](const OmpClause &C) { return C.Name == "nowait"; });
         Items.push_back({J, *F, !NoWait});
         J = *End;
       }
@@ -795,7 +793,7 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text,
         L.RegionOffset = Toks[I].Begin;
         unsigned RegionColumn = 0;
         LineCol(L.RegionOffset, L.RegionLine, RegionColumn);
-        Fill(L, *D, I);     // the region's clauses apply to each of its loops,
+        Fill(L, *D, I);        // the region's clauses apply to each of its loops,
         Fill(L, It.D, It.Dir); // then the loop's own; the place is the loop's directive
         Consumed[It.Dir] = true;
         if (TakeLoop(L, It.Dir + 1) && Attribute(L)) {
@@ -816,15 +814,12 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text,
       if (AllTaken && !AnyKept) {
         Edits.push_back({Toks[I].Begin, Toks[I].End, ""});
         for (size_t K = 0; K < Items.size(); ++K)
-          Edits.push_back({Toks[Items[K].Dir].Begin, Toks[Items[K].Dir].End,
-                           Loops[K].Attribute});
+          Edits.push_back({Toks[Items[K].Dir].Begin, Toks[Items[K].Dir].End, Loops[K].Attribute});
         // The explicit barriers go too: the loops run one after the other.
         for (size_t B = I + 2; B < J; ++B)
-          if (Toks[B].K == Tok::Directive && !llvm::any_of(Items, [&](const Item &It) {
-                return It.Dir == B;
-              }))
-            if (std::optional<OmpDirective> BD = parseOmp(W.text(B));
-                BD && BD->name() == "barrier")
+          if (Toks[B].K == Tok::Directive &&
+              !llvm::any_of(Items, [&](const Item &It) { return It.Dir == B; }))
+            if (std::optional<OmpDirective> BD = parseOmp(W.text(B)); BD && BD->name() == "barrier")
               Edits.push_back({Toks[B].Begin, Toks[B].End, ""});
       }
       llvm::append_range(Result.Loops, std::move(Loops));

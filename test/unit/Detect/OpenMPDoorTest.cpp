@@ -218,8 +218,7 @@ TEST(OpenMPDoorTest, ScheduleAndReductionOperatorsMapToClauses) {
   EXPECT_EQ(annotationClauses({{"schedule", "nonmonotonic: guided", true}}, Why),
             "schedule(dynamic)");
   EXPECT_EQ(annotationClauses({{"schedule", "dynamic, CHUNK", true}}, Why), "schedule(dynamic)");
-  EXPECT_EQ(annotationClauses({{"reduction", "-: d", true}, {"reduction", "max: m, k", true}},
-                              Why),
+  EXPECT_EQ(annotationClauses({{"reduction", "-: d", true}, {"reduction", "max: m, k", true}}, Why),
             "reduce(+: d), reduce(max: m, k)");
   EXPECT_TRUE(Why.empty());
   EXPECT_EQ(annotationClauses({{"collapse", "N", true}}, Why), "");
@@ -231,7 +230,8 @@ TEST(OpenMPDoorTest, ScheduleAndReductionOperatorsMapToClauses) {
 
 TEST(OpenMPDoorTest, UnbalancedTextIsNotTakenAndNothingCrashes) {
   for (llvm::StringRef In :
-       {"#pragma omp parallel for\n", "#pragma omp parallel for\nfor (;;", "#pragma omp parallel for reduction(+:s\nfor(;;);",
+       {"#pragma omp parallel for\n", "#pragma omp parallel for\nfor (;;",
+        "#pragma omp parallel for reduction(+:s\nfor(;;);",
         "#pragma omp parallel\n{\n#pragma omp for\nfor (i=0;i<n;i++) { a[i] = 0;\n",
         "#pragma omp parallel for\nfor (i = 0; i < n; i++) a[i] = ')';\n", "#", "#pragma omp",
         "\"unterminated\n#pragma omp parallel for\nfor(;;);", "R\"x(abc"}) {
@@ -249,15 +249,45 @@ TEST(OpenMPDoorTest, RandomTextNeverBreaksTheConversion) {
   // Pieces of C, OpenMP directives and broken text, in random order: the conversion ends, keeps
   // every line, gives every loop it leaves a reason, and delimits every loop it takes inside
   // the text.
-  const char *Pieces[] = {"#pragma omp parallel for\n", "#pragma omp parallel\n",
-                          "#pragma omp for reduction(+: s)\n", "#pragma omp critical\n",
+  const char *Pieces[] = {"#pragma omp parallel for\n",
+                          "#pragma omp parallel\n",
+                          "#pragma omp for reduction(+: s)\n",
+                          "#pragma omp critical\n",
                           "#pragma omp parallel for collapse(2) private(j)\n",
-                          "# pragma omp parallel for \\\n schedule(dynamic, 4)\n", "#endif\n",
-                          "for (i = 0; i < n; i++)", "for (;;)", "{", "}", "(", ")", "[", "]",
-                          ";", "a[i] = b[i];", "if (x) ", "else ", "do ", "while (k) ", "\"", "'",
-                          "\"}{\"", "'{'", "/* { */", "// }\n", "/*", "R\"x(})x\"", "\\\n",
-                          "\r\n", "\n", " ", "s += a[i];", "#include \"x.h\"\n", "#", "omp",
-                          "#pragma omp threadprivate(t)\n", "#pragma omp parallel for reduction(\n"};
+                          "# pragma omp parallel for \\\n schedule(dynamic, 4)\n",
+                          "#endif\n",
+                          "for (i = 0; i < n; i++)",
+                          "for (;;)",
+                          "{",
+                          "}",
+                          "(",
+                          ")",
+                          "[",
+                          "]",
+                          ";",
+                          "a[i] = b[i];",
+                          "if (x) ",
+                          "else ",
+                          "do ",
+                          "while (k) ",
+                          "\"",
+                          "'",
+                          "\"}{\"",
+                          "'{'",
+                          "/* { */",
+                          "// }\n",
+                          "/*",
+                          "R\"x(})x\"",
+                          "\\\n",
+                          "\r\n",
+                          "\n",
+                          " ",
+                          "s += a[i];",
+                          "#include \"x.h\"\n",
+                          "#",
+                          "omp",
+                          "#pragma omp threadprivate(t)\n",
+                          "#pragma omp parallel for reduction(\n"};
   std::mt19937 Rng(20261127);
   std::uniform_int_distribution<size_t> Pick(0, std::size(Pieces) - 1), Len(1, 40);
   for (int Round = 0; Round < 3000; ++Round) {
