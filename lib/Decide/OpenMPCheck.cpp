@@ -69,15 +69,15 @@ bool mayLeave(const Stmt *S, unsigned LoopDepth = 0) {
     return false;
   if (isa<ContinueStmt>(S) || isa<BreakStmt>(S))
     return LoopDepth == 0;
-  if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
-      isa<CXXThrowExpr>(S) || isa<LabelStmt>(S) || isa<CoreturnStmt>(S))
+  if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) || isa<CXXThrowExpr>(S) ||
+      isa<LabelStmt>(S) || isa<CoreturnStmt>(S))
     return true;
   if (const auto *C = dyn_cast<CallExpr>(S))
     if (const FunctionDecl *F = C->getDirectCallee())
       if (F->isNoReturn())
         return true;
-  bool Loop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-              isa<CXXForRangeStmt>(S) || isa<SwitchStmt>(S);
+  bool Loop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S) ||
+              isa<SwitchStmt>(S);
   for (const Stmt *C : S->children())
     if (mayLeave(C, LoopDepth + Loop))
       return true;
@@ -254,18 +254,28 @@ std::optional<std::string> firstTwo(const LoopResult &R, bool &Known) {
   if (Constant(L.BoundValue, Bound)) {
     bool Runs = false;
     switch (L.Cmp) {
-    case LoopCmp::LT: Runs = Second < Bound; break;
-    case LoopCmp::LE: Runs = Second <= Bound; break;
-    case LoopCmp::GT: Runs = Second > Bound; break;
-    case LoopCmp::GE: Runs = Second >= Bound; break;
-    case LoopCmp::NE: Runs = Init != Bound && Second != Bound; break;
+    case LoopCmp::LT:
+      Runs = Second < Bound;
+      break;
+    case LoopCmp::LE:
+      Runs = Second <= Bound;
+      break;
+    case LoopCmp::GT:
+      Runs = Second > Bound;
+      break;
+    case LoopCmp::GE:
+      Runs = Second >= Bound;
+      break;
+    case LoopCmp::NE:
+      Runs = Init != Bound && Second != Bound;
+      break;
     }
     if (!Runs)
       return std::nullopt;
     Known = true;
   }
-  return "iterations " + L.VarName + " = " + std::to_string(Init) + " and " + L.VarName +
-         " = " + std::to_string(Second);
+  return "iterations " + L.VarName + " = " + std::to_string(Init) + " and " + L.VarName + " = " +
+         std::to_string(Second);
 }
 
 /// Whether the function writes V anywhere but its declaration, or takes its address.
@@ -282,8 +292,8 @@ public:
   }
   bool VisitVarDecl(VarDecl *D) {
     // A reference bound to it may write it.
-    if (D->getType()->isReferenceType() &&
-        !D->getType().getNonReferenceType().isConstQualified() && varOf(D->getInit()) == V)
+    if (D->getType()->isReferenceType() && !D->getType().getNonReferenceType().isConstQualified() &&
+        varOf(D->getInit()) == V)
       Found = true;
     return !Found;
   }
@@ -319,9 +329,8 @@ bool freshBlock(const ValueDecl *D) {
   bool Allocates = isa<CXXNewExpr>(Init);
   if (const auto *C = dyn_cast<CallExpr>(Init))
     if (const FunctionDecl *F = C->getDirectCallee())
-      Allocates = F->getIdentifier() &&
-                  (F->getName() == "malloc" || F->getName() == "calloc" ||
-                   F->getName() == "aligned_alloc");
+      Allocates = F->getIdentifier() && (F->getName() == "malloc" || F->getName() == "calloc" ||
+                                         F->getName() == "aligned_alloc");
   return Allocates && !changedInFunction(V);
 }
 
@@ -356,9 +365,9 @@ const Region *mayLeaveItsRow(const LoopResult &R) {
       continue;
     for (const std::vector<Polynomial> &Subs : Reg.Subscripts)
       for (size_t D = 1; D < Subs.size(); ++D) {
-        Polynomial Ext = D < Reg.ConstDims.size() ? Polynomial::constant(Reg.ConstDims[D])
+        Polynomial Ext = D < Reg.ConstDims.size()        ? Polynomial::constant(Reg.ConstDims[D])
                          : D - 1 < Reg.DimExtents.size() ? Reg.DimExtents[D - 1]
-                                                          : Polynomial::invalid();
+                                                         : Polynomial::invalid();
         const Polynomial &P = Subs[D];
         if (!Ext.isValid() || !P.isValid())
           return &Reg;
@@ -444,11 +453,12 @@ OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const Om
         (DefaultPrivate && !llvm::is_contained(L.Shared, Name)))
       continue;
     bool Stop = false;
-    const Expr *W = VD->getType()->isScalarType() ? writtenEveryIteration(Body, VD, R, Stop)
-                                                  : nullptr;
+    const Expr *W =
+        VD->getType()->isScalarType() ? writtenEveryIteration(Body, VD, R, Stop) : nullptr;
     if (!W) {
       if (Unknown.empty())
-        Unknown = "'" + Name + "' is shared (declared outside the loop, in no private or "
+        Unknown = "'" + Name +
+                  "' is shared (declared outside the loop, in no private or "
                   "reduction clause) and written in some iterations only, so no two "
                   "iterations are known to write it";
       continue;
@@ -513,10 +523,9 @@ OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const Om
   // remains decides.
   const RejectReason *Blocking = nullptr;
   for (const RejectReason &Reason : R.Reasons) {
-    bool AboutScalar = Reason.Kind == RejectKind::CarriedScalar ||
-                       Reason.Kind == RejectKind::FloatReduction ||
-                       Reason.Kind == RejectKind::ReductionConversion ||
-                       Reason.Kind == RejectKind::ReduceClause;
+    bool AboutScalar =
+        Reason.Kind == RejectKind::CarriedScalar || Reason.Kind == RejectKind::FloatReduction ||
+        Reason.Kind == RejectKind::ReductionConversion || Reason.Kind == RejectKind::ReduceClause;
     llvm::StringRef M = Reason.Message;
     std::string Subject;
     if (M.consume_front("'"))
@@ -551,13 +560,15 @@ OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const Om
     return V;
   }
   if (Aliased) {
-    V.Message = "'" + Aliased->Name + "' is written through a pointer that may overlap another "
+    V.Message = "'" + Aliased->Name +
+                "' is written through a pointer that may overlap another "
                 "array the loop touches; the proof holds where they do not overlap";
     return V;
   }
   for (const Private &P : R.Privates)
     if (!L.notShared(P.Name) && !ThreadPrivate.count(P.Name)) {
-      V.Message = "'" + P.Name + "' is shared under OpenMP's rules and filled by every "
+      V.Message = "'" + P.Name +
+                  "' is shared under OpenMP's rules and filled by every "
                   "iteration";
       return V;
     }
