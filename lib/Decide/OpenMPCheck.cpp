@@ -341,11 +341,10 @@ bool fixedParameter(const ValueDecl *D) {
   return P && !changedInFunction(P);
 }
 
-/// Whether a region written through Written cannot overlap Other: Written is a fresh block and
-/// Other is another fresh block, an object that is not a pointer, or a parameter fixed before
-/// the allocation.
-bool apart(const Region &Written, const Region &Other) {
-  if (!freshBlock(Written.Base) || Written.Base == Other.Base)
+/// Whether Other cannot overlap the fresh block that FreshBase holds: it is another fresh
+/// block, an object that is not a pointer, or a parameter fixed before the allocation.
+bool apartFromFresh(const ValueDecl *FreshBase, const Region &Other) {
+  if (Other.Base == FreshBase)
     return false;
   if (freshBlock(Other.Base))
     return true;
@@ -550,8 +549,9 @@ OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const Om
     }
     if (!Reg.MayAlias || Reg.Restrict || !(Reg.Access & RegionWrite) || Aliased)
       continue;
+    bool Fresh = freshBlock(Reg.Base);
     for (const Region &Other : R.Regions)
-      if (&Other != &Reg && !apart(Reg, Other))
+      if (&Other != &Reg && !(Fresh && apartFromFresh(Reg.Base, Other)))
         Aliased = &Reg;
   }
   if (const Region *Out = mayLeaveItsRow(R)) {

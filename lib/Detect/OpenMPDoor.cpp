@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <cctype>
+#include <map>
 #include <optional>
 
 using namespace clustrix;
@@ -181,9 +182,21 @@ private:
   unsigned P = 0;
 };
 
+/// Where the parenthesis that closes the one S starts with is, or npos.
+size_t closingParen(llvm::StringRef S) {
+  int Depth = 0;
+  for (size_t I = 0; I < S.size(); ++I) {
+    Depth += S[I] == '(' ? 1 : S[I] == ')' ? -1 : 0;
+    if (Depth == 0)
+      return I;
+  }
+  return llvm::StringRef::npos;
+}
+
 /// A `#pragma omp` line, parsed: its directive words and its clauses.
 struct OmpDirective {
   std::vector<std::string> Words; ///< "parallel", "for", "simd", ...
+  std::string Argument;           ///< The directive's own `(...)`: `threadprivate(x, y)`.
   std::vector<OmpClause> Clauses;
   std::string Error; ///< The line could not be parsed (unbalanced parentheses).
   std::string name() const { return llvm::join(Words, " "); }
@@ -262,41 +275,23 @@ std::optional<OmpDirective> parseOmp(llvm::StringRef Raw) {
     bool HasParen = !S.empty() && S[0] == '(';
     bool IsName = !InClauses && (D.Words.empty() || Follows.count(D.Words.back() + " " + Word) ||
                                  Follows.count(D.name() + " " + Word));
-    // `critical(name)` and `flush(list)` take their argument as part of the directive.
+    size_t Close = HasParen ? closingParen(S) : llvm::StringRef::npos;
+    if (HasParen && Close == llvm::StringRef::npos) {
+      D.Error = "unbalanced parentheses after '" + Word + "'";
+      return D;
+    }
+    llvm::StringRef Args = HasParen ? S.slice(1, Close).trim() : llvm::StringRef();
+    if (HasParen)
+      S = S.drop_front(Close + 1);
+    // `critical(name)`, `flush(list)` and `threadprivate(list)` take their argument as part of
+    // the directive.
     if (IsName && (!HasParen || D.Words.empty())) {
       D.Words.push_back(Word);
-      if (HasParen) {
-        int Depth = 0;
-        size_t I = 0;
-        for (; I < S.size(); ++I) {
-          Depth += S[I] == '(' ? 1 : S[I] == ')' ? -1 : 0;
-          if (Depth == 0)
-            break;
-        }
-        S = S.drop_front(std::min(I + 1, S.size()));
-      }
+      D.Argument = Args.str();
       continue;
     }
     InClauses = true;
-    OmpClause C;
-    C.Name = Word;
-    if (HasParen) {
-      int Depth = 0;
-      size_t I = 0;
-      for (; I < S.size(); ++I) {
-        Depth += S[I] == '(' ? 1 : S[I] == ')' ? -1 : 0;
-        if (Depth == 0)
-          break;
-      }
-      if (I == S.size()) {
-        D.Error = "unbalanced parentheses in clause '" + Word + "'";
-        return D;
-      }
-      C.HasArgs = true;
-      C.Args = S.slice(1, I).trim().str();
-      S = S.drop_front(I + 1);
-    }
-    D.Clauses.push_back(std::move(C));
+    D.Clauses.push_back({Word, Args.str(), HasParen});
   }
   return D;
 }
@@ -500,6 +495,7 @@ std::string clustrix::annotationClauses(const std::vector<OmpClause> &Clauses,
     return std::string();
   };
   std::vector<std::string> Reduce;
+  std::map<std::string, std::string> ReduceOp; ///< Each reduced variable's operator.
   for (const OmpClause &C : Clauses) {
     llvm::StringRef N = C.Name;
     if (N == "private" || N == "firstprivate" || N == "lastprivate" || N == "shared" ||
@@ -566,10 +562,19 @@ std::string clustrix::annotationClauses(const std::vector<OmpClause> &Clauses,
       std::vector<std::string> Vars = splitList(A.drop_front(Colon + 1));
       if (Vars.empty())
         return Refuse("clause 'reduction(" + C.Args + ")' names no variable");
-      for (const std::string &V : Vars)
+      std::vector<std::string> New;
+      for (const std::string &V : Vars) {
         if (!isIdentifier(V))
           return Refuse("the front door takes reductions over variables, not '" + V + "'");
-      Reduce.push_back("reduce(" + To + ": " + llvm::join(Vars, ", ") + ")");
+        // A region's reduction and its loop's may name the same variable.
+        auto [It, First] = ReduceOp.emplace(V, To);
+        if (!First && It->second != To)
+          return Refuse("'" + V + "' is reduced with both '" + It->second + "' and '" + To + "'");
+        if (First)
+          New.push_back(V);
+      }
+      if (!New.empty())
+        Reduce.push_back("reduce(" + To + ": " + llvm::join(New, ", ") + ")");
       continue;
     }
     return Refuse("the front door does not take clause '" + C.Name + "'");
@@ -700,11 +705,7 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text, const std::set<
       continue;
     std::string Name = D->name();
     if (Name == "threadprivate") {
-      std::string DT = directiveText(W.text(I));
-      size_t Open = DT.find('('), Close = DT.rfind(')');
-      if (Open != std::string::npos && Close != std::string::npos && Close > Open)
-        llvm::append_range(Result.ThreadPrivate,
-                           splitList(llvm::StringRef(DT).slice(Open + 1, Close)));
+      llvm::append_range(Result.ThreadPrivate, splitList(D->Argument));
       continue;
     }
     bool ParallelFor = Name == "parallel for" || Name == "parallel for simd";
@@ -728,8 +729,7 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text, const std::set<
       Fill(L, *D, I);
       if (TakeLoop(L, I + 1) && Attribute(L)) {
         L.Taken = true;
-        L.Kept = Keep.count(L.Line) > 0;
-        if (!L.Kept)
+        if (!Keep.count(L.Line))
           Edits.push_back({Toks[I].Begin, Toks[I].End, L.Attribute});
       }
       Result.Loops.push_back(std::move(L));
@@ -790,9 +790,8 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text, const std::set<
       for (const Item &It : Items) {
         OmpLoop L;
         L.Directive = "parallel + " + It.D.name();
-        L.RegionOffset = Toks[I].Begin;
         unsigned RegionColumn = 0;
-        LineCol(L.RegionOffset, L.RegionLine, RegionColumn);
+        LineCol(Toks[I].Begin, L.RegionLine, RegionColumn);
         Fill(L, *D, I);        // the region's clauses apply to each of its loops,
         Fill(L, It.D, It.Dir); // then the loop's own; the place is the loop's directive
         Consumed[It.Dir] = true;
@@ -809,7 +808,6 @@ OmpConversion clustrix::convertOpenMPLoops(llvm::StringRef Text, const std::set<
           L.Taken = false;
           L.WhyNot = "another loop of its 'parallel' region is not taken";
         }
-        L.Kept = L.Taken && AnyKept;
       }
       if (AllTaken && !AnyKept) {
         Edits.push_back({Toks[I].Begin, Toks[I].End, ""});

@@ -129,34 +129,27 @@ void AnalysisConsumer::findOpenMPLoops(ASTContext &Ctx) {
         continue;
       }
       SourceLocation Loc = SM.translateLineCol(F, L.Line, L.Column);
-      std::string Directive = "'#pragma omp " + L.Directive + "'";
-      if (Opts.OpenMP == OpenMPMode::Check) {
-        Out.Diags.push_back({DiagnosticsEngine::Remark, Loc,
-                             "OpenMP race check: unknown: " + L.WhyNot, {}, {}});
-        LoopRecord Rec;
-        Rec.File = Path;
-        Rec.Line = L.Line;
-        Rec.Column = L.Column;
-        Rec.Reasons.push_back({rejectKindName(RejectKind::OpenMPDirective), L.WhyNot, "",
-                               L.Line, L.Column});
-        Rec.OpenMP.Directive = L.Directive;
-        Rec.OpenMP.DirectiveLine = L.Line;
-        Rec.OpenMP.RegionLine = L.RegionLine;
+      bool Check = Opts.OpenMP == OpenMPMode::Check;
+      Out.Diags.push_back(
+          {Check ? DiagnosticsEngine::Remark : DiagnosticsEngine::Warning, Loc,
+           Check ? "OpenMP race check: unknown: " + L.WhyNot
+                 : "'#pragma omp " + L.Directive + "' left as written: " + L.WhyNot,
+           {},
+           {}});
+      LoopRecord Rec;
+      Rec.File = Path;
+      Rec.Line = L.Line;
+      Rec.Column = L.Column;
+      Rec.Reasons.push_back(
+          {rejectKindName(RejectKind::OpenMPDirective), L.WhyNot, "", L.Line, L.Column});
+      Rec.OpenMP.Directive = L.Directive;
+      Rec.OpenMP.DirectiveLine = L.Line;
+      Rec.OpenMP.RegionLine = L.RegionLine;
+      if (Check) {
         Rec.OpenMP.Verdict = verdictName(RaceVerdict::Unknown).str();
         Rec.OpenMP.Message = L.WhyNot;
-        Out.Records.push_back(std::move(Rec));
-      } else {
-        Out.Diags.push_back({DiagnosticsEngine::Warning, Loc,
-                             Directive + " left as written: " + L.WhyNot, {}, {}});
-        LoopRecord Rec;
-        Rec.File = Path;
-        Rec.Line = L.Line;
-        Rec.Column = L.Column;
-        Rec.Reasons.push_back({rejectKindName(RejectKind::OpenMPDirective), L.WhyNot, "",
-                               L.Line, L.Column});
-        Rec.OpenMP.Directive = L.Directive;
-        Out.Records.push_back(std::move(Rec));
       }
+      Out.Records.push_back(std::move(Rec));
     }
   }
 }

@@ -13,6 +13,7 @@
 #include "clustrix/Decide/Report.h"
 #include "clustrix/Detect/AttributeCollector.h"
 #include "clustrix/Frontend/AnalysisAction.h"
+#include "clustrix/Support/Text.h"
 
 #include "OneParse.h"
 
@@ -118,8 +119,10 @@ public:
   }
 
 private:
-  /// The `#include "..."` and `#include <...>` lines of Text: (name, angled).
-  static std::vector<std::pair<std::string, bool>> includes(llvm::StringRef Text) {
+  /// The `#include "..."` and `#include <...>` lines of Text: (name, angled). Hidden is set
+  /// when a line includes through a macro (`#include HEADER`), which is not followed.
+  static std::vector<std::pair<std::string, bool>> includes(llvm::StringRef Text,
+                                                            bool *Hidden = nullptr) {
     std::vector<std::pair<std::string, bool>> Out;
     llvm::SmallVector<llvm::StringRef, 64> Lines;
     Text.split(Lines, '\n');
@@ -132,8 +135,11 @@ private:
         continue;
       L.consume_front("_next");
       L = L.ltrim();
-      if (L.empty() || (L[0] != '"' && L[0] != '<'))
+      if (L.empty() || (L[0] != '"' && L[0] != '<')) {
+        if (Hidden)
+          *Hidden = true;
         continue;
+      }
       char Close = L[0] == '"' ? '"' : '>';
       size_t End = L.find(Close, 1);
       if (End != llvm::StringRef::npos)
@@ -153,26 +159,8 @@ private:
       V.May = true;
       return V;
     }
-    llvm::SmallVector<llvm::StringRef, 64> Lines;
-    Text.split(Lines, '\n');
-    for (llvm::StringRef L : Lines) {
-      L = L.ltrim();
-      if (!L.consume_front("#"))
-        continue;
-      L = L.ltrim();
-      if (!L.consume_front("include"))
-        continue;
-      L.consume_front("_next");
-      L = L.ltrim();
-      if (L.empty() || (L[0] != '"' && L[0] != '<')) {
-        V.Hidden = true;
-        continue;
-      }
-      char Close = L[0] == '"' ? '"' : '>';
-      size_t End = L.find(Close, 1);
-      if (End == llvm::StringRef::npos)
-        continue;
-      if (std::optional<std::string> P = resolve(Dir, L.substr(1, End - 1), Close == '>')) {
+    for (const auto &[Name, Angled] : includes(Text, &V.Hidden))
+      if (std::optional<std::string> P = resolve(Dir, Name, Angled)) {
         Verdict Inner = fileVerdict(*P);
         V.Hidden |= Inner.Hidden;
         if (Inner.May) {
@@ -180,7 +168,6 @@ private:
           return V;
         }
       }
-    }
     return V;
   }
 
@@ -368,32 +355,28 @@ bool ClustrixAction::runOpenMP(CompilerInstance &CI, FileEntryRef Main, llvm::St
       });
       if (Nested)
         continue; // inside a loop that runs through Clustrix: serial there
-      for (const auto &[Path, Conv] : *Files)
-        if (llvm::sys::path::filename(Path) == llvm::sys::path::filename(Rec.File) &&
-            llvm::any_of(Conv.Loops, [&](const OmpLoop &L) {
-              return L.Taken && L.Line == Rec.OpenMP.DirectiveLine;
-            })) {
-          Trusted[Path].insert(Rec.OpenMP.DirectiveLine);
+      for (const auto &[Path, Conv] : *Files) {
+        if (normalizedPath(Path) != normalizedPath(Rec.File))
+          continue;
+        for (const OmpLoop &L : Conv.Loops) {
+          if (!L.Taken || L.Line != Rec.OpenMP.DirectiveLine)
+            continue;
+          Trusted[Path].insert(L.Line);
           Rec.OpenMP.Trusted = true;
+          pluginLog("openmp=trust: " + Path + ":" + std::to_string(L.Line) +
+                    " runs with OpenMP's semantics, unproved");
+          // Main, the converted files: the same file entries the compile has (ProjectScan).
+          if (OptionalFileEntryRef FE = CI.getFileManager().getOptionalFileRef(Path)) {
+            SourceManager &SM = CI.getSourceManager();
+            FileID F = SM.getOrCreateFileID(*FE, SrcMgr::C_User);
+            Out.Diags.push_back({DiagnosticsEngine::Remark,
+                                 SM.translateLineCol(F, L.Line, L.Column),
+                                 "OpenMP loop left as written (openmp=trust): it runs with "
+                                 "OpenMP's semantics under -fopenmp, unproved",
+                                 {},
+                                 {}});
+          }
         }
-    }
-  for (const auto &[Path, Lines] : Trusted)
-    for (unsigned Line : Lines) {
-      DiagnosticsEngine &D = CI.getDiagnostics();
-      pluginLog("openmp=trust: " + Path + ":" + std::to_string(Line) +
-                " runs with OpenMP's semantics, unproved");
-      if (OptionalFileEntryRef FE = CI.getFileManager().getOptionalFileRef(Path)) {
-        FileID F = CI.getSourceManager().getOrCreateFileID(*FE, SrcMgr::C_User);
-        Out.Diags.push_back(
-            {DiagnosticsEngine::Remark, CI.getSourceManager().translateLineCol(F, Line, 1),
-             "OpenMP loop left as written (openmp=trust): it runs with OpenMP's semantics "
-             "under -fopenmp, unproved",
-             {},
-             {}});
-      } else {
-        D.Report(D.getCustomDiagID(DiagnosticsEngine::Remark,
-                                   "%0:%1: OpenMP loop left as written (openmp=trust)"))
-            << Path << Line;
       }
     }
   emitDiagnostics(CI.getDiagnostics(), Out.Diags, [](SourceLocation L) { return L; });

@@ -284,8 +284,8 @@ private:
   }
   /// The input as written, with the directives of the loops the analysis accepted replaced by
   /// their annotations; each loop left is named on stderr with its reason.
-  static bool migrated(const std::string &In, const std::vector<LoopRecord> &Records,
-                       std::string &Out) {
+  bool migrated(const std::string &In, const std::vector<LoopRecord> &Records,
+                std::string &Out) const {
     auto Buf = llvm::MemoryBuffer::getFile(In);
     if (!Buf) {
       llvm::errs() << "clustrix-rewrite: cannot read '" << In << "'\n";
@@ -295,10 +295,15 @@ private:
     std::set<unsigned> Proved;
     for (const LoopRecord &R : Records)
       if (R.Accepted && R.OpenMP.DirectiveLine &&
-          llvm::sys::path::filename(R.File) == llvm::sys::path::filename(In))
+          normalized(R.File) == normalized(In))
         Proved.insert(R.OpenMP.DirectiveLine);
     std::set<unsigned> Keep;
-    for (const OmpLoop &L : convertOpenMPLoops(Original).Loops)
+    auto Conv = Opts.OmpFiles->find(normalized(In));
+    if (Conv == Opts.OmpFiles->end()) {
+      Out = Original.str(); // no OpenMP loop in it
+      return true;
+    }
+    for (const OmpLoop &L : Conv->second.Loops)
       if (!Proved.count(L.Line)) {
         Keep.insert(L.Line);
         std::string Why = L.WhyNot;

@@ -35,14 +35,12 @@ struct OmpLoop {
   unsigned Offset = 0;       ///< Where the loop's directive (its '#') starts in the text.
   unsigned Line = 0;         ///< Its line, from 1.
   unsigned Column = 0;       ///< Its column, from 1.
-  unsigned RegionOffset = 0; ///< For `parallel` + `for`: where `#pragma omp parallel` starts.
-  unsigned RegionLine = 0;   ///< And its line.
+  unsigned RegionLine = 0;   ///< For a loop of a `parallel` region: the region's line.
   unsigned LoopBegin = 0;    ///< The `for` keyword of the loop.
   unsigned LoopEnd = 0;      ///< Past the loop statement.
   std::string Directive;     ///< "parallel for", "parallel for simd", "parallel + for", ...
   std::vector<OmpClause> Clauses; ///< The directive's (and its region's) clauses, in order.
   bool Taken = false;        ///< An annotation stands in the directive's place.
-  bool Kept = false;         ///< Taken, but left as written on request (convertOpenMPLoops).
   std::string WhyNot;        ///< Why the door did not take it.
   std::string Attribute;     ///< The annotation, when taken.
 

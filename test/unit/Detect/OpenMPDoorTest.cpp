@@ -221,6 +221,14 @@ TEST(OpenMPDoorTest, ScheduleAndReductionOperatorsMapToClauses) {
   EXPECT_EQ(annotationClauses({{"reduction", "-: d", true}, {"reduction", "max: m, k", true}}, Why),
             "reduce(+: d), reduce(max: m, k)");
   EXPECT_TRUE(Why.empty());
+  // A region's reduction and its loop's, on one variable.
+  EXPECT_EQ(annotationClauses({{"reduction", "+: s", true}, {"reduction", "+: s, t", true}}, Why),
+            "reduce(+: s), reduce(+: t)");
+  EXPECT_TRUE(Why.empty());
+  EXPECT_EQ(annotationClauses({{"reduction", "+: s", true}, {"reduction", "max: s", true}}, Why),
+            "");
+  EXPECT_EQ(Why, "'s' is reduced with both '+' and 'max'");
+  Why.clear();
   EXPECT_EQ(annotationClauses({{"collapse", "N", true}}, Why), "");
   EXPECT_EQ(Why, "the front door takes 'collapse' with an integer from 1 to 3, not 'N'");
   Why.clear();
