@@ -62,6 +62,9 @@ def check(args, src, work):
     cmd = compile_cmd(cc, src, [
         "-fplugin=" + os.path.join(args.build, "lib", "clustrix.so"),
         "-fplugin-arg-clustrix-openmp=check",
+        # Each file is a whole program, as clustrix++ finds when it compiles and links one source
+        # alone; the check compiles it with -c, so it says so.
+        "-fplugin-arg-clustrix-whole-program=on",
         "-fplugin-arg-clustrix-report=" + report, "-fopenmp", "-w",
         "-Wno-unknown-pragmas", "-c", "-o", os.path.join(work, os.path.basename(src) + ".o")])
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)

@@ -139,8 +139,67 @@ void delinearizeRegion(Region &Reg, const std::vector<const Access *> &As,
     Reg.Rank = std::max<unsigned>(Reg.Rank, S.size());
   Reg.Subscripts = Subs;
   Reg.Writes.clear();
-  for (const Access *A : As)
+  Reg.Guarded.clear();
+  Reg.Locs.clear();
+  for (const Access *A : As) {
     Reg.Writes.push_back(A->Write);
+    Reg.Guarded.push_back(A->Guarded);
+    Reg.Locs.push_back(A->Loc);
+  }
+}
+
+/// The extent of one variable length: a constant, or an integer variable of Fn that nothing in
+/// Fn changes (so the loop sees the value the length was taken from).
+Polynomial variableLength(ASTContext &Ctx, const Expr *Size, const FunctionDecl *Fn,
+                          const std::set<const VarDecl *> &Rewritten,
+                          const std::map<const Decl *, std::string> &Spellings) {
+  if (!Size)
+    return Polynomial::invalid();
+  Expr::EvalResult ER;
+  if (!Size->isValueDependent() && Size->EvaluateAsInt(ER, Ctx) &&
+      ER.Val.getInt().getSignificantBits() <= 64)
+    return Polynomial::constant(ER.Val.getInt().getSExtValue());
+  const auto *DR = dyn_cast<DeclRefExpr>(Size->IgnoreParenImpCasts());
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!V || !Fn || !V->getType()->isIntegerType() || V->getType().isVolatileQualified() ||
+      V->getDeclContext() != Fn || Rewritten.count(V))
+    return Polynomial::invalid();
+  auto Known = Spellings.find(V->getCanonicalDecl());
+  return Polynomial::variable(
+      {V, Known != Spellings.end() ? Known->second : V->getNameAsString(), false});
+}
+
+/// RowExtents of a region whose base is variable D (an array, or a pointer to rows).
+std::vector<Polynomial> rowExtentsOf(ASTContext &Ctx, const ValueDecl *D,
+                                     const std::map<const Decl *, std::string> &Spellings) {
+  const auto *V = dyn_cast_or_null<VarDecl>(D);
+  if (!V)
+    return {};
+  QualType T = V->getType().getNonReferenceType();
+  QualType E;
+  if (T->isPointerType())
+    E = T->getPointeeType();
+  else if (const ArrayType *AT = Ctx.getAsArrayType(T))
+    E = AT->getElementType();
+  else
+    return {};
+  const auto *Fn = dyn_cast<FunctionDecl>(V->getDeclContext());
+  std::set<const VarDecl *> Rewritten;
+  if (Fn && Fn->hasBody())
+    collectRewritten(Fn->getBody(), Rewritten);
+  else
+    Fn = nullptr;
+  std::vector<Polynomial> Out;
+  while (const ArrayType *AT = Ctx.getAsArrayType(E)) {
+    if (const auto *C = dyn_cast<ConstantArrayType>(AT))
+      Out.push_back(Polynomial::constant(int64_t(C->getSize().getZExtValue())));
+    else if (const auto *VA = dyn_cast<VariableArrayType>(AT))
+      Out.push_back(variableLength(Ctx, VA->getSizeExpr(), Fn, Rewritten, Spellings));
+    else
+      Out.push_back(Polynomial::invalid());
+    E = AT->getElementType();
+  }
+  return Out;
 }
 
 } // namespace
@@ -183,8 +242,10 @@ RegionAccesses buildRegions(ASTContext &Ctx, const NestInfo &Nest, const LoopCla
       if (V.Key == Key)
         IR.Lo = Rg.Base;
   }
-  for (size_t RI = 0; RI < R.Regions.size(); ++RI)
+  for (size_t RI = 0; RI < R.Regions.size(); ++RI) {
     delinearizeRegion(R.Regions[RI], ByRegion[RI], Ranges);
+    R.Regions[RI].RowExtents = rowExtentsOf(Ctx, R.Regions[RI].Base, R.Spellings);
+  }
   return ByRegion;
 }
 

@@ -10,6 +10,9 @@
 //===----------------------------------------------------------------------===//
 #include "clustrix/Decide/OpenMPCheck.h"
 
+#include "clustrix/Analysis/Dependence.h"
+#include "clustrix/Analysis/ExactDependence.h"
+
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -309,18 +312,138 @@ public:
   bool Found = false;
 };
 
-bool changedInFunction(const VarDecl *V) {
-  const auto *F = dyn_cast<FunctionDecl>(V->getDeclContext());
-  if (!F || !F->hasBody())
+/// How often the unit names each variable with static storage, and how often as a read of its
+/// value: a variable with no other use (no write, no address, no reference bound to it, no
+/// sizeof) keeps the value it starts with.
+class StaticUses : public RecursiveASTVisitor<StaticUses> {
+public:
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()); V && V->hasGlobalStorage())
+      ++Uses[V->getCanonicalDecl()];
     return true;
-  ChangedOrEscaped C(V);
-  C.TraverseStmt(F->getBody());
-  return C.Found;
+  }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
+    if (C->getCastKind() == CK_LValueToRValue)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
+        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->hasGlobalStorage())
+          ++Reads[V->getCanonicalDecl()];
+    return true;
+  }
+  std::map<const VarDecl *, unsigned> Uses, Reads;
+};
+
+/// The integer local variables of a function that keep their constant initializer's value.
+class ConstantLocals : public RecursiveASTVisitor<ConstantLocals> {
+public:
+  explicit ConstantLocals(OpenMPChecker::Facts &F) : F(F) {}
+  bool VisitVarDecl(VarDecl *V);
+  OpenMPChecker::Facts &F;
+  std::map<const void *, int64_t> Values;
+};
+
+/// The value of a constant integer initializer.
+std::optional<int64_t> constantInit(const VarDecl *V, ASTContext &Ctx) {
+  const VarDecl *Def = nullptr;
+  const Expr *Init = V->getAnyInitializer(Def);
+  if (!Init || Init->isValueDependent() || !V->getType()->isIntegerType() ||
+      V->getType().isVolatileQualified())
+    return std::nullopt;
+  Expr::EvalResult ER;
+  if (!Init->EvaluateAsInt(ER, Ctx) || ER.Val.getInt().getSignificantBits() > 64)
+    return std::nullopt;
+  return ER.Val.getInt().getSExtValue();
 }
+
+} // namespace
+
+struct OpenMPChecker::Facts {
+  Facts(ASTContext &Ctx, bool WholeProgram) : Ctx(Ctx), WholeProgram(WholeProgram) {}
+  ASTContext &Ctx;
+  bool WholeProgram;
+  std::optional<std::map<const void *, int64_t>> Globals;
+  std::map<const FunctionDecl *, std::map<const void *, int64_t>> Locals;
+  std::map<const VarDecl *, bool> Changed;
+
+  /// Whether the function writes V anywhere but its declaration, or takes its address.
+  bool changedInFunction(const VarDecl *V) {
+    auto [It, New] = Changed.emplace(V, true);
+    if (!New)
+      return It->second;
+    const auto *F = dyn_cast<FunctionDecl>(V->getDeclContext());
+    if (!F || !F->hasBody())
+      return true;
+    ChangedOrEscaped C(V);
+    C.TraverseStmt(F->getBody());
+    return It->second = C.Found;
+  }
+
+  /// The variables with static storage that keep their initializer's value in every run: no
+  /// code of the unit changes them, and no other unit can (internal linkage, a const object,
+  /// or the whole program in this unit). By the address of each declaration.
+  const std::map<const void *, int64_t> &globals() {
+    if (Globals)
+      return *Globals;
+    Globals.emplace();
+    StaticUses U;
+    U.TraverseDecl(Ctx.getTranslationUnitDecl());
+    for (const auto &[V, N] : U.Uses) {
+      if (U.Reads[V] != N || V->getDeclContext()->isDependentContext())
+        continue;
+      if (V->isExternallyVisible() && !V->getType().isConstQualified() && !WholeProgram)
+        continue;
+      if (std::optional<int64_t> C = constantInit(V, Ctx))
+        for (const VarDecl *D : V->redecls())
+          (*Globals)[D] = *C;
+    }
+    return *Globals;
+  }
+
+  const std::map<const void *, int64_t> &locals(const FunctionDecl *Fn) {
+    auto [It, New] = Locals.emplace(Fn, std::map<const void *, int64_t>());
+    if (New && Fn && Fn->hasBody()) {
+      ConstantLocals L(*this);
+      L.TraverseStmt(Fn->getBody());
+      It->second = std::move(L.Values);
+    }
+    return It->second;
+  }
+
+  /// P with the symbols that are constants (globals() and Fn's constant locals) replaced.
+  Polynomial fold(const Polynomial &P, const FunctionDecl *Fn) {
+    if (!P.isValid())
+      return P;
+    const auto &G = globals();
+    const auto &L = locals(Fn);
+    Polynomial Out = P;
+    for (const auto &[M, C] : P.terms())
+      for (const PolyVar &V : M) {
+        if (V.IsLoopVar)
+          continue;
+        auto It = G.find(V.Key);
+        if (It == G.end() && (It = L.find(V.Key)) == L.end())
+          continue;
+        Out = Out.substitute(V, Polynomial::constant(It->second));
+      }
+    return Out;
+  }
+};
+
+namespace {
+
+bool ConstantLocals::VisitVarDecl(VarDecl *V) {
+  if (V->isLocalVarDecl() && !V->hasGlobalStorage() && !F.changedInFunction(V))
+    if (std::optional<int64_t> C = constantInit(V, F.Ctx))
+      Values[V] = *C;
+  return true;
+}
+
+using Facts = OpenMPChecker::Facts;
 
 /// A local pointer whose only value is a fresh heap block (`double *p = malloc(...)`, `new
 /// double[n]`), never written again nor its address taken: it reaches no other variable's block.
-bool freshBlock(const ValueDecl *D) {
+bool freshBlock(Facts &F, const ValueDecl *D) {
   const auto *V = dyn_cast_or_null<VarDecl>(D);
   if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() || !V->getType()->isPointerType() ||
       !V->getInit())
@@ -331,75 +454,176 @@ bool freshBlock(const ValueDecl *D) {
     if (const FunctionDecl *F = C->getDirectCallee())
       Allocates = F->getIdentifier() && (F->getName() == "malloc" || F->getName() == "calloc" ||
                                          F->getName() == "aligned_alloc");
-  return Allocates && !changedInFunction(V);
+  return Allocates && !F.changedInFunction(V);
 }
 
 /// A pointer parameter its function never changes: its value was fixed before any block the
 /// function allocates.
-bool fixedParameter(const ValueDecl *D) {
+bool fixedParameter(Facts &F, const ValueDecl *D) {
   const auto *P = dyn_cast_or_null<ParmVarDecl>(D);
-  return P && !changedInFunction(P);
+  return P && !F.changedInFunction(P);
 }
 
 /// Whether Other cannot overlap the fresh block that FreshBase holds: it is another fresh
 /// block, an object that is not a pointer, or a parameter fixed before the allocation.
-bool apartFromFresh(const ValueDecl *FreshBase, const Region &Other) {
+bool apartFromFresh(Facts &F, const ValueDecl *FreshBase, const Region &Other) {
   if (Other.Base == FreshBase)
     return false;
-  if (freshBlock(Other.Base))
+  if (freshBlock(F, Other.Base))
     return true;
   const auto *V = dyn_cast_or_null<VarDecl>(Other.Base);
   if (V && !V->getType()->isPointerType() && !V->getType()->isReferenceType() && !Other.MayAlias)
     return true;
-  return fixedParameter(Other.Base);
+  return fixedParameter(F, Other.Base);
 }
 
-/// A region of rank 2 or more with a subscript after the first that is not shown to stay in
-/// its dimension. The dependence test compares dimensions one by one, which holds only for
-/// subscripts inside their bounds (`b[i][j - 1]` at j = 0 is the element before the row, in
-/// another iteration's row).
-const Region *mayLeaveItsRow(const LoopResult &R) {
+/// The loop's variables with their ranges, the symbols that are constants folded: the inner
+/// loops' as the analysis found them, each nest level's normalized variable from 0 to its last.
+RangeMap foldedRanges(Facts &F, const LoopResult &R, const FunctionDecl *Fn,
+                      std::vector<PolyVar> &NormVars) {
+  static const char *const NormNames[] = {"__clx_k0", "__clx_k1", "__clx_k2"};
+  RangeMap M;
+  for (const auto &[PV, Rg] : R.InnerRanges) {
+    PolyRange Folded = Rg;
+    Folded.Lo = F.fold(Rg.Lo, Fn);
+    Folded.Hi = F.fold(Rg.Hi, Fn);
+    M[PV.Key] = Folded;
+  }
+  NormVars.clear();
+  for (unsigned L = 0; L < R.Nest.size() && L < 3; ++L) {
+    NormVars.push_back({normalizedVarKey(L), NormNames[L], true});
+    CanonicalLoop N = R.Nest[L];
+    N.InitValue = F.fold(N.InitValue, Fn);
+    N.BoundValue = F.fold(N.BoundValue, Fn);
+    N.StepPoly = F.fold(N.StepPoly, Fn);
+    Polynomial Last = lastNormalized(N);
+    if (Last.isValid())
+      M[normalizedVarKey(L)] = PolyRange(Polynomial::constant(0), Last);
+  }
+  return M;
+}
+
+/// Whether 0 <= P (first) and P <= Last (second) for every value of the loop variables in their
+/// ranges (ranges that name outer loop variables are widened through those variables' ranges).
+std::pair<bool, bool> provablyWithin(const Polynomial &P, const Polynomial &Last,
+                                     const RangeMap &Ranges) {
+  if (!P.isValid() || !Last.isValid())
+    return {false, false};
+  Polynomial Lo = P, Hi = P;
+  for (unsigned Round = 0; Round < 4; ++Round) {
+    if (Lo.loopVars().empty() && Hi.loopVars().empty())
+      break;
+    std::optional<PolyRange> RL = symbolicRange(Lo, Ranges), RH = symbolicRange(Hi, Ranges);
+    if (!RL || !RH)
+      return {false, false};
+    Lo = RL->Lo;
+    Hi = RH->Hi;
+  }
+  return {Lo.loopVars().empty() && provablyAtMost(Polynomial::constant(0), Lo),
+          Hi.loopVars().empty() && provablyAtMost(Hi, Last)};
+}
+
+/// The extents of a region's dimensions after the first, constants folded: its type's, else
+/// those delinearization found. Invalid where neither tells.
+std::vector<Polynomial> rowExtents(Facts &F, const Region &Reg, const FunctionDecl *Fn) {
+  std::vector<Polynomial> Out;
+  for (unsigned D = 1; D < Reg.Rank; ++D) {
+    Polynomial E = Polynomial::invalid();
+    if (D - 1 < Reg.RowExtents.size() && Reg.RowExtents[D - 1].isValid())
+      E = Reg.RowExtents[D - 1];
+    else if (D - 1 < Reg.DimExtents.size())
+      E = Reg.DimExtents[D - 1];
+    Out.push_back(F.fold(E, Fn));
+  }
+  return Out;
+}
+
+/// What is known of the rows of a region of rank 2 or more. The dependence test compares
+/// dimensions one by one, which holds only for subscripts inside their bounds (`b[i][j - 1]` at
+/// j = 0 is the element before the row, in another iteration's row). Where a subscript may
+/// leave its row, the accesses are compared again as addresses (row-major, from the extents).
+struct RowCheck {
+  const Region *Leaves = nullptr; ///< The first region whose rows no proof covers.
+  /// A race between two accesses that every point of the nest makes, found on addresses.
+  const Region *Race = nullptr;
+  std::string Witness;
+  SourceLocation First, Second;
+  bool BothWrite = false;
+};
+
+RowCheck checkRows(Facts &F, const LoopResult &R, const FunctionDecl *Fn) {
+  RowCheck Out;
+  std::vector<PolyVar> NormVars;
+  RangeMap Ranges = foldedRanges(F, R, Fn, NormVars);
   for (const Region &Reg : R.Regions) {
     if (Reg.Rank < 2)
       continue;
+    std::vector<Polynomial> Ext = rowExtents(F, Reg, Fn);
+    bool InRows = true, BelowEnds = true;
     for (const std::vector<Polynomial> &Subs : Reg.Subscripts)
       for (size_t D = 1; D < Subs.size(); ++D) {
-        Polynomial Ext = D < Reg.ConstDims.size()        ? Polynomial::constant(Reg.ConstDims[D])
-                         : D - 1 < Reg.DimExtents.size() ? Reg.DimExtents[D - 1]
-                                                         : Polynomial::invalid();
-        const Polynomial &P = Subs[D];
-        if (!Ext.isValid() || !P.isValid())
-          return &Reg;
-        Polynomial Last = Ext - Polynomial::constant(1);
-        std::vector<PolyVar> Vs = P.loopVars();
-        if (Vs.empty()) {
-          if (!provablyAtMost(Polynomial::constant(0), P) || !provablyAtMost(P, Last))
-            return &Reg;
-          continue;
-        }
-        std::optional<int64_t> C =
-            Vs.size() == 1 ? P.coefficientOf(Vs[0]).asConstant() : std::nullopt;
-        if (!C || *C != 1)
-          return &Reg;
-        Polynomial K = P - Polynomial::variable(Vs[0]);
-        std::optional<PolyRange> Range;
-        for (const auto &[PV, Rg] : R.InnerRanges)
-          if (PV.Key == Vs[0].Key)
-            Range = Rg;
-        for (unsigned L = 0; L < R.Nest.size() && !Range; ++L)
-          if (Vs[0].Key == normalizedVarKey(L)) {
-            // The normalized variable counts iterations from 0 (the subscript holds the
-            // loop's start in its constant part).
-            Polynomial Last = lastNormalized(R.Nest[L]);
-            if (Last.isValid())
-              Range = PolyRange(Polynomial::constant(0), Last);
-          }
-        if (!Range || !provablyAtMost(Polynomial::constant(0), Range->Lo + K) ||
-            !provablyAtMost(Range->Hi + K, Last))
-          return &Reg;
+        auto [AtStart, AtEnd] =
+            D - 1 < Ext.size()
+                ? provablyWithin(F.fold(Subs[D], Fn), Ext[D - 1] - Polynomial::constant(1),
+                                 Ranges)
+                : std::pair<bool, bool>{false, false};
+        InRows &= AtStart && AtEnd;
+        BelowEnds &= AtEnd;
       }
+    if (InRows)
+      continue;
+    // As addresses: the element's offset from the base, row-major.
+    std::vector<Polynomial> Flat;
+    bool Flattened = !NormVars.empty() && Reg.Guarded.size() == Reg.Subscripts.size() &&
+                     Reg.Writes.size() == Reg.Subscripts.size();
+    for (const PolyVar &K : NormVars)
+      Flattened &= Ranges.count(K.Key) > 0;
+    for (const std::vector<Polynomial> &Subs : Reg.Subscripts) {
+      if (!Flattened || Subs.size() != Reg.Rank) {
+        Flattened = false;
+        break;
+      }
+      Polynomial P = F.fold(Subs[0], Fn);
+      for (size_t D = 1; D < Subs.size(); ++D)
+        P = P * Ext[D - 1] + F.fold(Subs[D], Fn);
+      Flattened &= P.isValid();
+      Flat.push_back(P);
+    }
+    bool Decided = Flattened;
+    for (size_t I = 0; I < Flat.size() && Decided; ++I) {
+      if (!Reg.Writes[I])
+        continue;
+      for (size_t J = 0; J < Flat.size() && Decided; ++J) {
+        if (J < I && Reg.Writes[J])
+          continue; // tested as (J, I)
+        std::optional<ExactAnswer> X = testExactly({Flat[I]}, {Flat[J]}, NormVars, Ranges);
+        if (!X) {
+          Decided = false;
+          break;
+        }
+        if (!X->Conflict)
+          continue;
+        // A witness needs both accesses made at every point of the nest, and no subscript
+        // past the end of its row: that needs a bound larger than the row, which callers may
+        // never pass (a parameter `n` over rows of 500), where a subscript before the start of
+        // its row (`j - 1` at j = 0) leaves it whatever the input.
+        if (Reg.Guarded[I] || Reg.Guarded[J] || X->Witness.empty() || !BelowEnds) {
+          Decided = false;
+          break;
+        }
+        if (!Out.Race) {
+          Out.Race = &Reg;
+          Out.Witness = X->Witness;
+          Out.First = Reg.Locs[I];
+          Out.Second = Reg.Locs[J];
+          Out.BothWrite = Reg.Writes[J];
+        }
+      }
+    }
+    if (!Decided && !Out.Leaves)
+      Out.Leaves = &Reg;
   }
-  return nullptr;
+  return Out;
 }
 
 } // namespace
@@ -416,10 +640,15 @@ llvm::StringRef clustrix::verdictName(RaceVerdict V) {
   return "unknown";
 }
 
-OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const OmpLoop &L,
-                                     const LoopResult &R,
-                                     const std::set<std::string> &ThreadPrivate) {
-  const SourceManager &SM = Ctx.getSourceManager();
+OpenMPChecker::OpenMPChecker(ASTContext &Ctx, bool WholeProgram)
+    : F(std::make_unique<Facts>(Ctx, WholeProgram)) {}
+
+OpenMPChecker::~OpenMPChecker() = default;
+
+OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const OmpLoop &L,
+                                const LoopResult &R,
+                                const std::set<std::string> &ThreadPrivate) {
+  const SourceManager &SM = F->Ctx.getSourceManager();
   OmpVerdict V;
   const Stmt *Body = bodyOf(Loop);
   BodyScan Scan;
@@ -491,6 +720,21 @@ OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const Om
             Moving = VD;
   }
   bool SubscriptsMoving = Moving != nullptr;
+  RowCheck Rows = checkRows(*F, R, Fn);
+  if (Rows.Race && !SubscriptsMoving) {
+    V.Verdict = RaceVerdict::Race;
+    V.Message = "'" + Rows.Race->Name + "' is written in one iteration and " +
+                (Rows.BothWrite ? "written" : "read") +
+                " in another through a subscript that leaves its row: " + Rows.Witness +
+                " touch the same element";
+    V.First = Rows.First;
+    V.Second = Rows.Second;
+    V.FirstNote = "written here";
+    V.SecondNote = Rows.BothWrite ? "and written here" : "and read here";
+    if (V.First == V.Second)
+      V.SecondNote.clear();
+    return V;
+  }
   for (const RejectReason &Reason : R.Reasons)
     if (Reason.Race.Certain && !SubscriptsMoving) {
       V.Verdict = RaceVerdict::Race;
@@ -549,12 +793,12 @@ OmpVerdict clustrix::checkOpenMPLoop(ASTContext &Ctx, const Stmt *Loop, const Om
     }
     if (!Reg.MayAlias || Reg.Restrict || !(Reg.Access & RegionWrite) || Aliased)
       continue;
-    bool Fresh = freshBlock(Reg.Base);
+    bool Fresh = freshBlock(*F, Reg.Base);
     for (const Region &Other : R.Regions)
-      if (&Other != &Reg && !(Fresh && apartFromFresh(Reg.Base, Other)))
+      if (&Other != &Reg && !(Fresh && apartFromFresh(*F, Reg.Base, Other)))
         Aliased = &Reg;
   }
-  if (const Region *Out = mayLeaveItsRow(R)) {
+  if (const Region *Out = Rows.Leaves) {
     V.Message = "a subscript of '" + Out->Name + "' may leave its dimension (into the next " +
                 "row), which the proof does not cover";
     return V;

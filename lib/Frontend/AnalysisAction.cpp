@@ -100,6 +100,7 @@ private:
   /// variables of each file.
   std::map<std::pair<FileID, unsigned>, const OmpLoop *> OmpAt;
   std::map<FileID, std::set<std::string>> ThreadPrivate;
+  std::unique_ptr<OpenMPChecker> Checker; ///< Made at the first loop checking mode judges.
   RefusalSeverity RaceSeverity = RefusalSeverity::Warning;
 };
 
@@ -192,7 +193,9 @@ void AnalysisConsumer::checkOpenMP(ASTContext &Ctx, const MatchedLoop &L, const 
   Rec.OpenMP.RegionLine = Omp.RegionLine;
   if (Opts.OpenMP != OpenMPMode::Check)
     return;
-  OmpVerdict V = checkOpenMPLoop(Ctx, L.Loop, Omp, R, ThreadPrivate[SM.getFileID(At)]);
+  if (!Checker)
+    Checker = std::make_unique<OpenMPChecker>(Ctx, Opts.WholeProgram);
+  OmpVerdict V = Checker->check(L.Loop, L.Fn, Omp, R, ThreadPrivate[SM.getFileID(At)]);
   Rec.OpenMP.Verdict = verdictName(V.Verdict).str();
   Rec.OpenMP.Message = V.Message;
   PendingDiag D;

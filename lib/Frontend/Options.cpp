@@ -67,6 +67,15 @@ std::string clustrix::applyOption(llvm::StringRef Arg, PipelineOptions &Opts,
       return "'openmp=' takes 'on', 'trust', 'check' or 'off', not '" + Value.str() + "'";
     return "";
   }
+  if (Name == "whole-program") {
+    if (Value == "on")
+      Opts.WholeProgram = true;
+    else if (Value == "off")
+      Opts.WholeProgram = false;
+    else
+      return "'whole-program=' takes 'on' or 'off', not '" + Value.str() + "'";
+    return "";
+  }
   if (Name == "parse") {
     if (Value == "once")
       Opts.ParseOnce = true;
@@ -78,6 +87,6 @@ std::string clustrix::applyOption(llvm::StringRef Arg, PipelineOptions &Opts,
   }
   return "unknown option '" + Arg.str() +
          "'; expected report=FILE, emit-rewritten=FILE, remarks=on|off, "
-         "refusals=warning|error|remark|ignore, max-level=N, project-root=DIR, parse=once|twice or "
-         "openmp=on|trust|check|off";
+         "refusals=warning|error|remark|ignore, max-level=N, project-root=DIR, parse=once|twice, "
+         "whole-program=on|off or openmp=on|trust|check|off";
 }

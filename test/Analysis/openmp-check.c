@@ -60,11 +60,14 @@ void f(int n, int *idx, double *x, double *y) {
   for (i = 0; i < 100; i++)
     if (a[i] > 5)
       t = i;
-  // A subscript that leaves its row: not proved (out of bounds at j = 0).
-  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: a subscript of 'b' may leave its dimension (into the next row), which the proof does not cover
+  // A subscript that leaves its row (out of bounds at j = 0): as addresses, b[i][-1] is the
+  // element that iteration i - 1 writes last (openmp-check-rows.c has more).
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: warning: data race in OpenMP loop: 'b' is written in one iteration and read in another through a subscript that leaves its row: iterations 97 and 98 touch the same element
 #pragma omp parallel for private(j)
   for (i = 1; i < 100; i++)
     for (j = 0; j < 100; j++)
+      // CHECK: openmp-check.c:[[@LINE+2]]:7: note: written here
+      // CHECK: openmp-check.c:[[@LINE+1]]:17: note: and read here
       b[i][j] = b[i][j - 1];
   // A linear counter is not an invariant symbol: neither its dependence nor a proof holds.
   // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: a subscript names 'j', which the loop changes, so the dependence test does not hold for it
@@ -102,7 +105,7 @@ void f(int n, int *idx, double *x, double *y) {
     s += a[i];
   }
 }
-// JSON: [(16, 'race'), (24, 'race'), (31, 'race-free'), (38, 'race'), (44, 'race-free'), (50, 'race'), (55, 'race-free'), (60, 'unknown'), (66, 'unknown'), (72, 'unknown'), (78, 'unknown'), (83, 'unknown'), (88, 'race-free'), (95, 'race-free'), (99, 'unknown'), (116, 'race'), (122, 'race'), (129, 'unknown'), (135, 'race-free'), (140, 'race-free'), (145, 'race-free'), (151, 'unknown'), (171, 'race-free'), (178, 'unknown'), (183, 'unknown'), (188, 'unknown')]
+// JSON: [(16, 'race'), (24, 'race'), (31, 'race-free'), (38, 'race'), (44, 'race-free'), (50, 'race'), (55, 'race-free'), (60, 'unknown'), (67, 'race'), (75, 'unknown'), (81, 'unknown'), (86, 'unknown'), (91, 'race-free'), (98, 'race-free'), (102, 'unknown'), (119, 'race'), (125, 'race'), (132, 'unknown'), (138, 'race-free'), (143, 'race-free'), (148, 'race-free'), (154, 'unknown'), (174, 'race-free'), (181, 'unknown'), (186, 'unknown'), (191, 'unknown')]
 
 double c2[100][100], d2[100][100];
 
@@ -189,7 +192,7 @@ void k(int n, double *param) {
     escaped[i] = q[i];
 }
 // The unit's summary, last.
-// CHECK: remark: OpenMP race check: 26 worksharing loops: 6 with a race, 9 race-free, 11 unknown
+// CHECK: remark: OpenMP race check: 26 worksharing loops: 7 with a race, 9 race-free, 10 unknown
 // A CI gate: refusals=error makes each race an error, and the compile fails.
 // RUN: not %clustrix_cc -fsyntax-only -fplugin-arg-clustrix-openmp=check -fplugin-arg-clustrix-refusals=error %s 2>&1 | FileCheck %s --check-prefix=GATE
 // GATE: openmp-check.c:15:1: error: data race in OpenMP loop: 'a' is written in one iteration and read in another

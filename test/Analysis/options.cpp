@@ -59,10 +59,12 @@ void dependent(int n, double *a) {
 // BADREFUSAL: error: clustrix plugin argument: 'refusals=' takes 'warning', 'error', 'remark' or 'ignore', not 'loud'
 // BADREMARKS: error: clustrix plugin argument: 'remarks=' takes 'on' or 'off', not 'maybe'
 // BADPARSE: error: clustrix plugin argument: 'parse=' takes 'once' or 'twice', not 'thrice' (pass options as -fplugin-arg-clustrix-NAME=VALUE)
-// UNKNOWN: error: clustrix plugin argument: unknown option 'verbose=1'; expected report=FILE, emit-rewritten=FILE, remarks=on|off, refusals=warning|error|remark|ignore, max-level=N, project-root=DIR, parse=once|twice or openmp=on|trust|check|off
+// UNKNOWN: error: clustrix plugin argument: unknown option 'verbose=1'; expected report=FILE, emit-rewritten=FILE, remarks=on|off, refusals=warning|error|remark|ignore, max-level=N, project-root=DIR, parse=once|twice, whole-program=on|off or openmp=on|trust|check|off
 // NOFILE: error: clustrix plugin argument: 'report=' needs a file name
 // NOROOT: error: clustrix plugin argument: 'project-root=' needs a directory
 
 // The OpenMP front door's option (at the end: the lines above are the golden test's input).
 // RUN: not %clustrix_cxx -fsyntax-only -fplugin-arg-clustrix-openmp=yes %s 2>&1 | FileCheck %s --check-prefix=BADOMP
 // BADOMP: error: clustrix plugin argument: 'openmp=' takes 'on', 'trust', 'check' or 'off', not 'yes' (pass options as -fplugin-arg-clustrix-NAME=VALUE)
+// RUN: not %clustrix_cxx -fsyntax-only -fplugin-arg-clustrix-whole-program=maybe %s 2>&1 | FileCheck %s --check-prefix=BADWHOLE
+// BADWHOLE: error: clustrix plugin argument: 'whole-program=' takes 'on' or 'off', not 'maybe' (pass options as -fplugin-arg-clustrix-NAME=VALUE)

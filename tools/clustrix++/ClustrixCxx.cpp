@@ -23,6 +23,29 @@ bool isCSource(const std::string &A) {
   return A.size() > 2 && A[0] != '-' && A.compare(A.size() - 2, 2, ".c") == 0;
 }
 
+bool endsWith(const std::string &A, const char *Suffix) {
+  size_t N = strlen(Suffix);
+  return A.size() > N && A.compare(A.size() - N, N, Suffix) == 0;
+}
+
+/// A source file the compile translates (as opposed to an object, an archive, a script).
+bool isSource(const std::string &A) {
+  for (const char *S : {".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".cp", ".i", ".ii", ".cu"})
+    if (endsWith(A, S))
+      return true;
+  return false;
+}
+
+/// Options whose value is the next argument (so that it is not taken for an input).
+bool takesSeparateValue(const std::string &A) {
+  for (const char *O : {"-o", "-I", "-L", "-isystem", "-iquote", "-idirafter", "-include",
+                        "-imacros", "-D", "-U", "-x", "-MF", "-MT", "-MQ", "-Xlinker", "-Xclang",
+                        "-target", "-arch", "-l", "-u", "-T"})
+    if (A == O)
+      return true;
+  return false;
+}
+
 bool exists(const std::string &P) {
   struct stat St;
   return stat(P.c_str(), &St) == 0;
@@ -53,6 +76,8 @@ void usage() {
                "                             that is not a system header)\n"
                "  --clustrix-openmp=on|trust|check|off  the OpenMP front door: 'omp parallel for' loops\n"
                "                             as annotated loops (on), or a race check (check)\n"
+               "  --clustrix-whole-program=on|off  the source is the whole program (default on when\n"
+               "                             one source file is compiled and linked alone)\n"
                "  --clustrix-parse=once|twice  analyse inside the compile's own parse (once, the\n"
                "                             default) or in a parse of its own before it\n"
                "  --show                     print the compiler command instead of running it\n"
@@ -76,7 +101,10 @@ int main(int argc, char **argv) {
 
   std::vector<std::string> User, PluginArgs;
   bool Show = false, Link = true, HasStd = false, AnyInput = false, AnyC = false,
-       HasLanguage = false, InC = false;
+       HasLanguage = false, InC = false, WholeProgramSet = false, Shared = false;
+  // One source file compiled and linked into a program with no other object of the user's:
+  // that unit is the whole program (PipelineOptions::WholeProgram).
+  unsigned Sources = 0, OtherInputs = 0;
   for (int I = 1; I < argc; ++I) {
     std::string A = argv[I];
     if (A == "--help" || A == "-help") {
@@ -98,8 +126,12 @@ int main(int argc, char **argv) {
         return 2;
       }
       PluginArgs.push_back("-fplugin-arg-clustrix-" + Opt);
+      WholeProgramSet |= Opt.rfind("whole-program=", 0) == 0;
       continue;
     }
+    if (A == "-shared" || A == "-r")
+      Shared = true;
+    bool IsValue = I > 1 && takesSeparateValue(argv[I - 1]);
     if (A == "-c" || A == "-S" || A == "-E" || A == "-fsyntax-only" || A == "-M" || A == "-MM")
       Link = false;
     if (A.rfind("-std=", 0) == 0)
@@ -108,8 +140,11 @@ int main(int argc, char **argv) {
       HasLanguage = true;
       AnyC |= A == "-xc" || (A == "-x" && I + 1 < argc && std::string(argv[I + 1]) == "c");
     }
-    if (!A.empty() && A[0] != '-')
+    if (!A.empty() && A[0] != '-') {
       AnyInput = true;
+      if (!IsValue)
+        ++(isSource(A) ? Sources : OtherInputs);
+    }
     // clang++ compiles a .c file as C++: say it is C, unless the user chose the language.
     bool Input = !A.empty() && A[0] != '-' && (User.empty() || User.back() != "-o");
     if (!HasLanguage && Input && isCSource(A)) {
@@ -132,6 +167,8 @@ int main(int argc, char **argv) {
     Cmd.push_back("-std=c++17");
   Cmd.push_back("-fplugin=" + Plugin);
   Cmd.insert(Cmd.end(), PluginArgs.begin(), PluginArgs.end());
+  if (Link && !Shared && Sources == 1 && OtherInputs == 0 && !WholeProgramSet)
+    Cmd.push_back("-fplugin-arg-clustrix-whole-program=on");
   Cmd.push_back("-isystem");
   Cmd.push_back(Include);
   Cmd.insert(Cmd.end(), User.begin(), User.end());

@@ -117,12 +117,21 @@ struct Region {
   /// Extents of the dimensions after the first, for row-major subscripts split by
   /// delinearization (symbols such as `m` in `a[i*m + j]`).
   std::vector<Polynomial> DimExtents;
+  /// Extents of the dimensions after the first, from the base's type: a C array's constant
+  /// ones, and a variable length array's (or a pointer to such rows') where its size names an
+  /// integer variable of the function that nothing changes, so that it still holds the
+  /// extent at the loop. Invalid where the type does not tell; empty for a flat base.
+  std::vector<Polynomial> RowExtents;
   /// Per access: delinearized subscripts (outermost first), as polynomials over the loop
   /// variables and invariant symbols.
   std::vector<std::vector<Polynomial>> Subscripts;
   /// Per access, parallel to Subscripts: whether it writes. A chunk's write box is the hull of
   /// the writes alone.
   std::vector<bool> Writes;
+  /// Per access: whether only some points of the nest make it (Access::Guarded), and where it
+  /// is. The OpenMP race check reads them for a witness of its own.
+  std::vector<bool> Guarded;
+  std::vector<clang::SourceLocation> Locs;
   bool Affine = true;        ///< All subscripts are affine; else the box is the whole object.
 };
 

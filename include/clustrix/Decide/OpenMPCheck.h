@@ -19,6 +19,7 @@
 
 #include "clang/AST/ASTContext.h"
 
+#include <memory>
 #include <set>
 #include <string>
 
@@ -38,10 +39,25 @@ struct OmpVerdict {
   std::string FirstNote, SecondNote;
 };
 
-/// Judges the OpenMP loop L, whose `for` statement is Loop, from the analysis result R.
-/// ThreadPrivate names the file's `threadprivate` variables (each thread's own).
-OmpVerdict checkOpenMPLoop(clang::ASTContext &Ctx, const clang::Stmt *Loop, const OmpLoop &L,
-                           const LoopResult &R, const std::set<std::string> &ThreadPrivate);
+/// The race check of one translation unit. The facts of the unit it reads (the globals that
+/// keep their initial value, whether a variable is changed in its function) are computed once.
+class OpenMPChecker {
+public:
+  /// WholeProgram: the unit is the whole program (PipelineOptions::WholeProgram), so a global
+  /// of external linkage that the unit never changes keeps its initializer's value.
+  OpenMPChecker(clang::ASTContext &Ctx, bool WholeProgram);
+  ~OpenMPChecker();
+
+  /// Judges the OpenMP loop L, whose `for` statement is Loop in function Fn, from the analysis
+  /// result R. ThreadPrivate names the file's `threadprivate` variables (each thread's own).
+  OmpVerdict check(const clang::Stmt *Loop, const clang::FunctionDecl *Fn, const OmpLoop &L,
+                   const LoopResult &R, const std::set<std::string> &ThreadPrivate);
+
+  struct Facts;
+
+private:
+  std::unique_ptr<Facts> F;
+};
 
 } // namespace clustrix
 

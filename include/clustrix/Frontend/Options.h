@@ -33,6 +33,11 @@ struct PipelineOptions {
   std::shared_ptr<const std::map<std::string, OmpConversion>> OmpFiles;
   AnalysisOptions Analysis;
   DiagOptions Diags;
+  /// The translation unit is the whole program (`whole-program=on`; clustrix++ sets it when it
+  /// compiles and links one source file): a global that no code of the unit writes, nor takes
+  /// the address of, keeps its initializer's value, and the unit's calls of a function are all
+  /// of its calls. The OpenMP race check uses it (docs/openmp.md).
+  bool WholeProgram = false;
   /// The plugin's compile analyses in its own parse (`parse=once`, lib/Plugin/OneParse.h) or
   /// in a parse of its own before it (`parse=twice`). Other front doors ignore it.
   bool ParseOnce = true;
