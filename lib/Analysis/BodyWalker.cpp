@@ -251,9 +251,54 @@ void BodyWalker::walkIf(const IfStmt *If) {
   else
     walkExpr(If->getCond(), Use::Read);
   ++CondDepth;
-  walkStmt(If->getThen());
-  walkStmt(If->getElse());
+  for (bool Else : {false, true}) {
+    const Stmt *Branch = Else ? If->getElse() : If->getThen();
+    if (!Branch)
+      continue;
+    std::optional<std::vector<Polynomial>> Conds = affineCondition(If, Else);
+    size_t Saved = GuardConds.size();
+    if (Conds) {
+      ++AffineCondDepth;
+      llvm::append_range(GuardConds, *Conds);
+    }
+    walkStmt(Branch);
+    if (Conds) {
+      --AffineCondDepth;
+      GuardConds.resize(Saved);
+    }
+  }
   --CondDepth;
+}
+
+std::optional<std::vector<Polynomial>> BodyWalker::affineCondition(const IfStmt *If, bool Else) {
+  if (If->getInit() || If->getConditionVariable())
+    return std::nullopt;
+  const auto *B = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
+  if (!B || !B->isComparisonOp() || !B->getLHS()->getType()->isSignedIntegerType() ||
+      !B->getRHS()->getType()->isSignedIntegerType())
+    return std::nullopt;
+  Polynomial X = polyOf(B->getLHS(), /*Exact=*/true), Y = polyOf(B->getRHS(), /*Exact=*/true);
+  if (!X.isValid() || !Y.isValid() || !X.isAffineInLoopVars() || !Y.isAffineInLoopVars())
+    return std::nullopt;
+  Polynomial One = Polynomial::constant(1);
+  BinaryOperatorKind Op = B->getOpcode();
+  if (Else) // the negation, where it is one conjunction
+    switch (Op) {
+    case BO_LT: Op = BO_GE; break;
+    case BO_LE: Op = BO_GT; break;
+    case BO_GT: Op = BO_LE; break;
+    case BO_GE: Op = BO_LT; break;
+    case BO_NE: Op = BO_EQ; break;
+    default: return std::nullopt;
+    }
+  switch (Op) {
+  case BO_LT: return std::vector<Polynomial>{Y - X - One};
+  case BO_LE: return std::vector<Polynomial>{Y - X};
+  case BO_GT: return std::vector<Polynomial>{X - Y - One};
+  case BO_GE: return std::vector<Polynomial>{X - Y};
+  case BO_EQ: return std::vector<Polynomial>{X - Y, Y - X};
+  default: return std::nullopt;
+  }
 }
 
 void BodyWalker::walkWhileOrDo(const Stmt *S) {

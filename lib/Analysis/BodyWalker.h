@@ -88,6 +88,10 @@ struct Access {
   /// (whose ranges the exact test knows): a branch, a loop of unknown trips, a `continue` or
   /// `return` before it. An access that is not Guarded happens at every point of the nest.
   bool Guarded = false;
+  /// The affine conditions of the branches around it (`if (i == 1)`, `if (n > 100)`), each
+  /// P >= 0, over the nest's variables and symbols: it is made exactly where they hold (and
+  /// is not Guarded for them).
+  std::vector<Polynomial> Conds;
   bool Partial = false;  ///< Writes a part (a field) of the element.
   /// The members of the element it touches, outermost first (empty: the whole element). A null
   /// entry is a member the walk does not name (an anonymous union's).
@@ -356,6 +360,13 @@ private:
   unsigned CondDepth = 0, BreakDepth = 0, CallDepth = 0;
   /// Of CondDepth, the canonical inner `for` loops with known ranges (Access::Guarded).
   unsigned RangedLoopDepth = 0;
+  /// Of CondDepth, the branches with affine conditions, whose conditions are GuardConds.
+  unsigned AffineCondDepth = 0;
+  std::vector<Polynomial> GuardConds;
+  /// The condition of a branch of If as affine constraints (each P >= 0) for its then branch
+  /// (Else false) or its else branch; std::nullopt when it is not one comparison of exact
+  /// signed values.
+  std::optional<std::vector<Polynomial>> affineCondition(const clang::IfStmt *If, bool Else);
   /// Whether a `continue`, or a `return` of a callee, was walked under a condition since the
   /// start of the innermost loop body or callee: the accesses after it there may not happen in
   /// every iteration. Inner loops and callees restore it when they end.

@@ -88,6 +88,13 @@ bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
           Log.add(RejectKind::ArrayDependence, Msg, I == J ? As[I]->Loc : As[J]->Loc,
                   I == J ? "written here" : OtherWrites ? "conflicting write here"
                                                         : "conflicting read here");
+      // Accesses made under affine conditions: the witness must meet them.
+      if (Added && !Witness.empty() && !As[I]->Guarded && !As[J]->Guarded &&
+          (!As[I]->Conds.empty() || !As[J]->Conds.empty())) {
+        std::optional<ExactAnswer> C = testExactly(Subs[I], Subs[J], Nest.NormVars, Ranges,
+                                                   &As[I]->Conds, &As[J]->Conds);
+        Witness = C && C->Conflict ? C->Witness : "";
+      }
       if (Added && !Witness.empty() && !As[I]->Guarded && !As[J]->Guarded) {
         auto &W = Added->Race;
         W.Certain = true;

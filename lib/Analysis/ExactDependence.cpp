@@ -209,7 +209,9 @@ std::vector<TileRename> renameTiles(std::vector<Polynomial> &A, std::vector<Poly
 std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &OrigA,
                                                  const std::vector<Polynomial> &OrigB,
                                                  const std::vector<PolyVar> &OrigNest,
-                                                 const RangeMap &OrigRanges) {
+                                                 const RangeMap &OrigRanges,
+                                                 const std::vector<Polynomial> *CondA,
+                                                 const std::vector<Polynomial> *CondB) {
   if (OrigA.size() != OrigB.size() || OrigNest.empty())
     return std::nullopt;
   std::vector<Polynomial> A = OrigA, B = OrigB;
@@ -217,6 +219,8 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
   RangeMap Ranges = OrigRanges;
   std::vector<std::unique_ptr<char>> TileKeys;
   std::vector<TileRename> Tiles = renameTiles(A, B, Nest, Ranges, TileKeys);
+  if (!Tiles.empty() && ((CondA && !CondA->empty()) || (CondB && !CondB->empty())))
+    return std::nullopt; // the conditions name the variables as they were
   auto TileOf = [&](const PolyVar &V) -> const TileRename * {
     for (const TileRename &T : Tiles)
       if (T.U == V)
@@ -232,6 +236,10 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
   for (const TileRename &T : Tiles)
     if (!Names.add(Polynomial::variable(T.S)))
       return std::nullopt;
+  for (const std::vector<Polynomial> *Conds : {CondA, CondB})
+    for (const Polynomial &P : Conds ? *Conds : std::vector<Polynomial>())
+      if (!Names.add(P))
+        return std::nullopt;
   if (!Names.closeOverRanges(Ranges))
     return std::nullopt;
 
@@ -280,6 +288,9 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
     }
   for (size_t D = 0; D < A.size(); ++D)
     And(Names.text(A[D], 'a') + " = " + Names.text(B[D], 'b'));
+  for (auto [Conds, I] : {std::pair{CondA, 'a'}, std::pair{CondB, 'b'}})
+    for (const Polynomial &P : Conds ? *Conds : std::vector<Polynomial>())
+      And(Names.text(P, I) + " >= 0");
   std::string Differ;
   // A renamed level's U = S*k with k >= 0 has S's sign.
   for (const TileRename &T : Tiles)

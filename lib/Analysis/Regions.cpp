@@ -140,10 +140,12 @@ void delinearizeRegion(Region &Reg, const std::vector<const Access *> &As,
   Reg.Subscripts = Subs;
   Reg.Writes.clear();
   Reg.Guarded.clear();
+  Reg.Conds.clear();
   Reg.Locs.clear();
   for (const Access *A : As) {
     Reg.Writes.push_back(A->Write);
     Reg.Guarded.push_back(A->Guarded);
+    Reg.Conds.push_back(A->Conds);
     Reg.Locs.push_back(A->Loc);
   }
 }

@@ -409,7 +409,8 @@ void BodyWalker::recordAccess(Access A, Use U, bool Partial, const Expr *At) {
   if (A.ElementMember)
     A.Fields.insert(A.Fields.begin(), A.ElementMember);
   A.Conditional = CondDepth > 0 || MayHaveLeft;
-  A.Guarded = CondDepth > RangedLoopDepth || MayHaveLeft;
+  A.Guarded = CondDepth > RangedLoopDepth + AffineCondDepth || MayHaveLeft;
+  A.Conds = GuardConds;
   A.Loc = At->getBeginLoc();
   for (const Polynomial &P : A.Subs)
     A.Affine &= P.isValid() && P.isAffineInLoopVars() && fitsBoxProgram(P);

@@ -575,7 +575,8 @@ RowCheck checkRows(Facts &F, const LoopResult &R, const FunctionDecl *Fn) {
     // As addresses: the element's offset from the base, row-major.
     std::vector<Polynomial> Flat;
     bool Flattened = !NormVars.empty() && Reg.Guarded.size() == Reg.Subscripts.size() &&
-                     Reg.Writes.size() == Reg.Subscripts.size();
+                     Reg.Writes.size() == Reg.Subscripts.size() &&
+                     Reg.Conds.size() == Reg.Subscripts.size();
     for (const PolyVar &K : NormVars)
       Flattened &= Ranges.count(K.Key) > 0;
     for (const std::vector<Polynomial> &Subs : Reg.Subscripts) {
@@ -596,7 +597,13 @@ RowCheck checkRows(Facts &F, const LoopResult &R, const FunctionDecl *Fn) {
       for (size_t J = 0; J < Flat.size() && Decided; ++J) {
         if (J < I && Reg.Writes[J])
           continue; // tested as (J, I)
-        std::optional<ExactAnswer> X = testExactly({Flat[I]}, {Flat[J]}, NormVars, Ranges);
+        std::vector<Polynomial> CI, CJ;
+        for (const Polynomial &P : Reg.Conds[I])
+          CI.push_back(F.fold(P, Fn));
+        for (const Polynomial &P : Reg.Conds[J])
+          CJ.push_back(F.fold(P, Fn));
+        std::optional<ExactAnswer> X =
+            testExactly({Flat[I]}, {Flat[J]}, NormVars, Ranges, &CI, &CJ);
         if (!X) {
           Decided = false;
           break;
@@ -713,11 +720,17 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
   for (const VarDecl *VD : Written) {
     if (Scan.Inside.count(VD) || Associated.count(VD) || InnerCounters.count(VD))
       continue;
-    for (const Region &Reg : R.Regions)
+    for (const Region &Reg : R.Regions) {
       for (const std::vector<Polynomial> &Subs : Reg.Subscripts)
         for (const Polynomial &P : Subs)
           if (!Moving && P.mentions(VD))
             Moving = VD;
+      // A branch's condition too (a witness meets it).
+      for (const std::vector<Polynomial> &Conds : Reg.Conds)
+        for (const Polynomial &P : Conds)
+          if (!Moving && P.mentions(VD))
+            Moving = VD;
+    }
   }
   bool SubscriptsMoving = Moving != nullptr;
   RowCheck Rows = checkRows(*F, R, Fn);

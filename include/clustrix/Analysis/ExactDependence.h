@@ -30,10 +30,13 @@ struct ExactAnswer {
 /// Tests accesses A and B (delinearized subscripts, same rank) for a conflict between two
 /// different iterations of the nest (its normalized variables, outermost first). Loop variables
 /// range over Ranges; each access has its own copy of every loop variable. std::nullopt when
-/// the problem is not affine or isl cannot decide within its budget.
+/// the problem is not affine or isl cannot decide within its budget. CondA and CondB, when
+/// given, are conditions (each P >= 0) under which each access is made, over its instance.
 std::optional<ExactAnswer> testExactly(const std::vector<Polynomial> &A,
                                        const std::vector<Polynomial> &B,
-                                       const std::vector<PolyVar> &Nest, const RangeMap &Ranges);
+                                       const std::vector<PolyVar> &Nest, const RangeMap &Ranges,
+                                       const std::vector<Polynomial> *CondA = nullptr,
+                                       const std::vector<Polynomial> *CondB = nullptr);
 
 } // namespace clustrix
 

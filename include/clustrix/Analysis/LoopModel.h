@@ -131,6 +131,7 @@ struct Region {
   /// Per access: whether only some points of the nest make it (Access::Guarded), and where it
   /// is. The OpenMP race check reads them for a witness of its own.
   std::vector<bool> Guarded;
+  std::vector<std::vector<Polynomial>> Conds; ///< Access::Conds
   std::vector<clang::SourceLocation> Locs;
   bool Affine = true;        ///< All subscripts are affine; else the box is the whole object.
 };
