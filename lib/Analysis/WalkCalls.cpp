@@ -200,8 +200,80 @@ void BodyWalker::walkConstruct(const CXXConstructExpr *CE, Use) {
 
 // --- Inlined calls ------------------------------------------------------------------------------
 
+/// Whether a printf-style format converts no `%n` (which writes through its argument).
+static bool formatWritesNothing(const Expr *E) {
+  const auto *S = dyn_cast<StringLiteral>(E->IgnoreParenImpCasts());
+  if (!S || !S->isOrdinary())
+    return false;
+  StringRef F = S->getString();
+  for (size_t I = 0; I < F.size(); ++I) {
+    if (F[I] != '%')
+      continue;
+    ++I;
+    while (I < F.size() && StringRef("-+ #0123456789.*hlLqjzt'").contains(F[I]))
+      ++I;
+    if (I < F.size() && F[I] == 'n')
+      return false;
+  }
+  return true;
+}
+
+/// A C library call that writes values to a stdio stream and reads nothing through a pointer
+/// but a literal string and the stream: printf and fprintf with a literal format and
+/// arithmetic or literal arguments, putchar, putc, fputc, and puts or fputs of a literal.
+static bool isStreamOutput(const FunctionDecl *FD, const std::string &Name,
+                           llvm::ArrayRef<const Expr *> Args) {
+  if (FD->hasBody() || !(FD->getDeclContext()->isTranslationUnit() || FD->isInStdNamespace() ||
+                         FD->getDeclContext()->isExternCContext()))
+    return false;
+  auto IsStream = [](const Expr *E) {
+    QualType T = E->IgnoreParenImpCasts()->getType();
+    if (!T->isPointerType())
+      return false;
+    const auto *RD = T->getPointeeType()->getAsRecordDecl();
+    const auto *TD = T->getPointeeType()->getAs<TypedefType>();
+    return (TD && TD->getDecl()->getName() == "FILE") ||
+           (RD && (RD->getName() == "_IO_FILE" || RD->getName() == "FILE"));
+  };
+  auto IsLiteral = [](const Expr *E) { return isa<StringLiteral>(E->IgnoreParenImpCasts()); };
+  auto IsValue = [&](const Expr *E) {
+    return E->getType()->isArithmeticType() || IsLiteral(E);
+  };
+  size_t First = 0;
+  if (Name == "printf" || Name == "fprintf") {
+    if (Name == "fprintf" && (Args.empty() || !IsStream(Args[0])))
+      return false;
+    First = Name == "fprintf" ? 1 : 0;
+    if (Args.size() <= First || !formatWritesNothing(Args[First]))
+      return false;
+    return llvm::all_of(Args.drop_front(First + 1), IsValue);
+  }
+  if (Name == "putchar")
+    return Args.size() == 1 && Args[0]->getType()->isArithmeticType();
+  if (Name == "putc" || Name == "fputc")
+    return Args.size() == 2 && Args[0]->getType()->isArithmeticType() && IsStream(Args[1]);
+  if (Name == "puts")
+    return Args.size() == 1 && IsLiteral(Args[0]);
+  if (Name == "fputs")
+    return Args.size() == 2 && IsLiteral(Args[0]) && IsStream(Args[1]);
+  return false;
+}
+
 bool BodyWalker::refuseLibraryCall(const Expr *CE, const FunctionDecl *FD,
                                    const std::string &Name, llvm::ArrayRef<const Expr *> Args) {
+  if (isStreamOutput(FD, Name, Args)) {
+    for (const Expr *A : Args)
+      walkExpr(A, Use::Read);
+    // Worded as for any other I/O call (below).
+    bool Builtin = FD->getBuiltinID() && Ctx.BuiltinInfo.isPredefinedLibFunction(FD->getBuiltinID());
+    if (RejectReason *Added = Log.add(
+            RejectKind::UnsupportedConstruct,
+            "calls '" + Name + "', which cannot run on a device" +
+                (Builtin ? "" : " (I/O, allocation or process state)"),
+            CE->getBeginLoc(), "call here"))
+      Added->StreamOutput = true;
+    return true;
+  }
   if (unsigned B = FD->getBuiltinID()) {
     if (Ctx.BuiltinInfo.isPredefinedLibFunction(B) || isMathFunction(Name) ||
         Name.rfind("__builtin_", 0) == 0) {

@@ -787,6 +787,8 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
     if (M.consume_front("'"))
       Subject = M.take_until([](char C) { return C == '\''; }).str();
     bool Own = !Subject.empty() && (L.notShared(Subject) || ThreadPrivate.count(Subject));
+    if (Reason.StreamOutput)
+      continue; // stdio locks the stream
     if (!(AboutScalar && Own)) {
       Blocking = &Reason;
       break;

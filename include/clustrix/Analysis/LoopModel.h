@@ -45,6 +45,10 @@ struct RejectReason {
     bool BothWrite = false;
   };
   RaceWitness Race = {};
+  /// The refusal is of a call that only writes values to a stdio stream (`fprintf(f, "%d\n",
+  /// a[i])`), whose arguments the walk read: stdio locks each stream, so threads may make it
+  /// at once. The OpenMP race check does not count it.
+  bool StreamOutput = false;
 };
 
 /// Stable name of a reject kind, for the report and the docs anchor.
