@@ -261,6 +261,21 @@ static bool isStreamOutput(const FunctionDecl *FD, const std::string &Name,
 
 bool BodyWalker::refuseLibraryCall(const Expr *CE, const FunctionDecl *FD,
                                    const std::string &Name, llvm::ArrayRef<const Expr *> Args) {
+  // The OpenMP runtime's queries of the team: no memory effect, but no meaning on a device or
+  // a worker of Clustrix's either.
+  static const llvm::StringSet<> OmpQueries = {
+      "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads", "omp_in_parallel",
+      "omp_get_level", "omp_get_team_num", "omp_get_num_teams"};
+  if (!FD->hasBody() && FD->getDeclContext()->isTranslationUnit() && Args.empty() &&
+      OmpQueries.contains(Name)) {
+    if (RejectReason *Added =
+            Log.add(RejectKind::UnsupportedCall,
+                    "calls '" + Name + "', a query of the OpenMP runtime, whose answer on "
+                    "Clustrix's workers is not OpenMP's",
+                    CE->getBeginLoc(), "call here"))
+      Added->ThreadSafeCall = true;
+    return true;
+  }
   if (isStreamOutput(FD, Name, Args)) {
     for (const Expr *A : Args)
       walkExpr(A, Use::Read);
@@ -271,7 +286,7 @@ bool BodyWalker::refuseLibraryCall(const Expr *CE, const FunctionDecl *FD,
             "calls '" + Name + "', which cannot run on a device" +
                 (Builtin ? "" : " (I/O, allocation or process state)"),
             CE->getBeginLoc(), "call here"))
-      Added->StreamOutput = true;
+      Added->ThreadSafeCall = true;
     return true;
   }
   if (unsigned B = FD->getBuiltinID()) {

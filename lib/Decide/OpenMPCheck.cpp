@@ -228,6 +228,44 @@ std::set<const VarDecl *> associatedVars(const Stmt *Loop, unsigned Collapse) {
   return Vars;
 }
 
+/// Whether the call is `omp_get_thread_num()`.
+bool isThreadNum(const Expr *E) {
+  const auto *C = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  return F && F->getIdentifier() && F->getName() == "omp_get_thread_num" && !C->getNumArgs();
+}
+
+/// Whether every use of V in S is in the then branch of an `if (omp_get_thread_num() == C)`
+/// (C a constant): one thread of the team makes them all. Thread: inside such a branch.
+bool oneThreadOnly(const Stmt *S, const VarDecl *V, ASTContext &Ctx, bool Thread = false) {
+  if (!S)
+    return true;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    return DR->getDecl() != V || Thread;
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    const auto *B = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
+    bool Master = false;
+    if (B && B->getOpcode() == BO_EQ && !If->getInit() && !If->getConditionVariable())
+      for (auto [Call, K] : {std::pair{B->getLHS(), B->getRHS()}, {B->getRHS(), B->getLHS()}})
+        Master |= isThreadNum(Call) && !K->isValueDependent() && K->isIntegerConstantExpr(Ctx);
+    return oneThreadOnly(If->getCond(), V, Ctx, Thread) &&
+           oneThreadOnly(If->getThen(), V, Ctx, Thread || Master) &&
+           oneThreadOnly(If->getElse(), V, Ctx, Thread);
+  }
+  for (const Stmt *C : S->children())
+    if (!oneThreadOnly(C, V, Ctx, Thread))
+      return false;
+  return true;
+}
+
+/// The variable a refusal is about, when its message starts with one ('a' is written ...).
+std::string subjectOf(const RejectReason &Reason) {
+  llvm::StringRef M = Reason.Message;
+  if (!M.consume_front("'"))
+    return "";
+  return M.take_until([](char C) { return C == '\''; }).str();
+}
+
 const Stmt *bodyOf(const Stmt *Loop) {
   if (const auto *F = dyn_cast<ForStmt>(Loop))
     return F->getBody();
@@ -284,9 +322,10 @@ std::optional<std::string> firstTwo(const LoopResult &R, bool &Known) {
 /// Whether the function writes V anywhere but its declaration, or takes its address.
 class ChangedOrEscaped : public RecursiveASTVisitor<ChangedOrEscaped> {
 public:
-  explicit ChangedOrEscaped(const VarDecl *V) : V(V) {}
+  /// Writes: whether a write counts too (else only an escape of the address).
+  explicit ChangedOrEscaped(const VarDecl *V, bool Writes = true) : V(V), Writes(Writes) {}
   bool VisitExpr(Expr *E) {
-    if (writtenVar(E) == V)
+    if (Writes && writtenVar(E) == V)
       Found = true;
     if (const auto *U = dyn_cast<UnaryOperator>(E))
       if (U->getOpcode() == UO_AddrOf && varOf(U->getSubExpr()) == V)
@@ -309,8 +348,37 @@ public:
     return !Found;
   }
   const VarDecl *V;
+  bool Writes;
   bool Found = false;
 };
+
+/// Whether S calls a function other than the OpenMP runtime's queries.
+bool callsAnything(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F || !F->getIdentifier() || !F->getName().starts_with("omp_get_"))
+      return true;
+  }
+  for (const Stmt *C : S->children())
+    if (callsAnything(C))
+      return true;
+  return false;
+}
+
+/// Whether a callee of the loop may reach V: the body calls a function, and V is not a local
+/// whose address stays in its function.
+bool calleesMayReach(const VarDecl *V, const Stmt *Body) {
+  if (!callsAnything(Body))
+    return false;
+  const auto *F = dyn_cast<FunctionDecl>(V->getDeclContext());
+  if (!V->hasLocalStorage() || !F || !F->hasBody())
+    return true;
+  ChangedOrEscaped C(V, /*Writes=*/false);
+  C.TraverseStmt(F->getBody());
+  return C.Found;
+}
 
 /// How often the unit names each variable with static storage, and how often as a read of its
 /// value: a variable with no other use (no write, no address, no reference bound to it, no
@@ -551,12 +619,14 @@ struct RowCheck {
   bool BothWrite = false;
 };
 
-RowCheck checkRows(Facts &F, const LoopResult &R, const FunctionDecl *Fn) {
+/// Own names the threadprivate variables, which no two threads share.
+RowCheck checkRows(Facts &F, const LoopResult &R, const FunctionDecl *Fn,
+                   const std::set<std::string> &Own) {
   RowCheck Out;
   std::vector<PolyVar> NormVars;
   RangeMap Ranges = foldedRanges(F, R, Fn, NormVars);
   for (const Region &Reg : R.Regions) {
-    if (Reg.Rank < 2)
+    if (Reg.Rank < 2 || Own.count(Reg.Name))
       continue;
     std::vector<Polynomial> Ext = rowExtents(F, Reg, Fn);
     bool InRows = true, BelowEnds = true;
@@ -681,12 +751,17 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
   });
 
   std::string Unknown;
+  std::set<std::string> OneThread; // every use made by one thread (OpenMP's thread 0, say)
   for (const VarDecl *VD : Written) {
     std::string Name = VD->getNameAsString();
     if (Scan.Inside.count(VD) || Associated.count(VD) || L.notShared(Name) ||
         ThreadPrivate.count(Name) || VD->getTLSKind() != VarDecl::TLS_None ||
         (DefaultPrivate && !llvm::is_contained(L.Shared, Name)))
       continue;
+    if (oneThreadOnly(Body, VD, F->Ctx) && !calleesMayReach(VD, Body)) {
+      OneThread.insert(Name);
+      continue;
+    }
     bool Stop = false;
     const Expr *W =
         VD->getType()->isScalarType() ? writtenEveryIteration(Body, VD, R, Stop) : nullptr;
@@ -733,7 +808,7 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
     }
   }
   bool SubscriptsMoving = Moving != nullptr;
-  RowCheck Rows = checkRows(*F, R, Fn);
+  RowCheck Rows = checkRows(*F, R, Fn, ThreadPrivate);
   if (Rows.Race && !SubscriptsMoving) {
     V.Verdict = RaceVerdict::Race;
     V.Message = "'" + Rows.Race->Name + "' is written in one iteration and " +
@@ -749,7 +824,7 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
     return V;
   }
   for (const RejectReason &Reason : R.Reasons)
-    if (Reason.Race.Certain && !SubscriptsMoving) {
+    if (Reason.Race.Certain && !SubscriptsMoving && !ThreadPrivate.count(subjectOf(Reason))) {
       V.Verdict = RaceVerdict::Race;
       V.Message = Reason.Message;
       if (V.Message.find(Reason.Race.Iterations) == std::string::npos)
@@ -782,13 +857,13 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
     bool AboutScalar =
         Reason.Kind == RejectKind::CarriedScalar || Reason.Kind == RejectKind::FloatReduction ||
         Reason.Kind == RejectKind::ReductionConversion || Reason.Kind == RejectKind::ReduceClause;
-    llvm::StringRef M = Reason.Message;
-    std::string Subject;
-    if (M.consume_front("'"))
-      Subject = M.take_until([](char C) { return C == '\''; }).str();
-    bool Own = !Subject.empty() && (L.notShared(Subject) || ThreadPrivate.count(Subject));
-    if (Reason.StreamOutput)
-      continue; // stdio locks the stream
+    std::string Subject = subjectOf(Reason);
+    bool Own = !Subject.empty() && (L.notShared(Subject) || ThreadPrivate.count(Subject) ||
+                                    OneThread.count(Subject));
+    if (Reason.ThreadSafeCall)
+      continue; // stdio locks the stream; the OpenMP runtime's queries write nothing
+    if (!Subject.empty() && ThreadPrivate.count(Subject))
+      continue; // a threadprivate variable: each OpenMP thread's own
     if (!(AboutScalar && Own)) {
       Blocking = &Reason;
       break;
@@ -825,7 +900,7 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
     return V;
   }
   for (const Private &P : R.Privates)
-    if (!L.notShared(P.Name) && !ThreadPrivate.count(P.Name)) {
+    if (!L.notShared(P.Name) && !ThreadPrivate.count(P.Name) && !OneThread.count(P.Name)) {
       V.Message = "'" + P.Name +
                   "' is shared under OpenMP's rules and filled by every "
                   "iteration";

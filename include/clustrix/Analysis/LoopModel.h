@@ -45,10 +45,11 @@ struct RejectReason {
     bool BothWrite = false;
   };
   RaceWitness Race = {};
-  /// The refusal is of a call that only writes values to a stdio stream (`fprintf(f, "%d\n",
-  /// a[i])`), whose arguments the walk read: stdio locks each stream, so threads may make it
-  /// at once. The OpenMP race check does not count it.
-  bool StreamOutput = false;
+  /// The refusal is of a call that threads may make at once, whose arguments the walk read:
+  /// one that only writes values to a stdio stream (`fprintf(f, "%d\n", a[i])`; stdio locks
+  /// each stream), or a query of the OpenMP runtime (`omp_get_thread_num()`). The OpenMP race
+  /// check does not count it.
+  bool ThreadSafeCall = false;
 };
 
 /// Stable name of a reject kind, for the report and the docs anchor.
