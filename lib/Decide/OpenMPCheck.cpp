@@ -16,6 +16,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 #include <optional>
 
@@ -393,10 +394,17 @@ public:
     return true;
   }
   bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
-    if (C->getCastKind() == CK_LValueToRValue)
-      if (const auto *DR = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
-        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->hasGlobalStorage())
-          ++Reads[V->getCanonicalDecl()];
+    if (C->getCastKind() != CK_LValueToRValue)
+      return true;
+    const Expr *Sub = C->getSubExpr()->IgnoreParens();
+    // An element read of an array: `t[e]`, the array decayed to a pointer.
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub))
+      if (const auto *Decay = dyn_cast<ImplicitCastExpr>(AS->getBase()->IgnoreParens());
+          Decay && Decay->getCastKind() == CK_ArrayToPointerDecay)
+        Sub = Decay->getSubExpr()->IgnoreParens();
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Sub))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->hasGlobalStorage())
+        ++Reads[V->getCanonicalDecl()];
     return true;
   }
   std::map<const VarDecl *, unsigned> Uses, Reads;
@@ -431,6 +439,9 @@ struct OpenMPChecker::Facts {
   ASTContext &Ctx;
   bool WholeProgram;
   std::optional<std::map<const void *, int64_t>> Globals;
+  /// Arrays of integers with static storage that keep their initializer's elements (the same
+  /// rule as Globals), with those elements, by the address of each declaration.
+  std::map<const void *, std::vector<int64_t>> Tables;
   std::map<const FunctionDecl *, std::map<const void *, int64_t>> Locals;
   std::map<const VarDecl *, bool> Changed;
 
@@ -459,13 +470,49 @@ struct OpenMPChecker::Facts {
     for (const auto &[V, N] : U.Uses) {
       if (U.Reads[V] != N || V->getDeclContext()->isDependentContext())
         continue;
-      if (V->isExternallyVisible() && !V->getType().isConstQualified() && !WholeProgram)
+      bool Const = V->getType().isConstQualified() ||
+                   (V->getType()->isArrayType() &&
+                    Ctx.getAsArrayType(V->getType())->getElementType().isConstQualified());
+      if (V->isExternallyVisible() && !Const && !WholeProgram)
         continue;
       if (std::optional<int64_t> C = constantInit(V, Ctx))
         for (const VarDecl *D : V->redecls())
           (*Globals)[D] = *C;
+      if (std::optional<std::vector<int64_t>> T = constantTable(V))
+        for (const VarDecl *D : V->redecls())
+          Tables[D] = *T;
     }
     return *Globals;
+  }
+
+  /// The elements of a one-dimensional array of integers initialized by a list of constants
+  /// (the elements it does not list are zero), up to 1 << 20 of them.
+  std::optional<std::vector<int64_t>> constantTable(const VarDecl *V) {
+    const auto *AT = Ctx.getAsConstantArrayType(V->getType());
+    const VarDecl *Def = nullptr;
+    const Expr *Init = V->getAnyInitializer(Def);
+    if (!AT || !AT->getElementType()->isIntegerType() || AT->getSize().getZExtValue() > (1 << 20))
+      return std::nullopt;
+    const auto *IL = dyn_cast_or_null<InitListExpr>(Init ? Init->IgnoreParens() : nullptr);
+    if (!IL || IL->getNumInits() > AT->getSize().getZExtValue() ||
+        (IL->hasArrayFiller() && !isa<ImplicitValueInitExpr>(IL->getArrayFiller())))
+      return std::nullopt;
+    std::vector<int64_t> Out(AT->getSize().getZExtValue(), 0);
+    for (unsigned I = 0; I < IL->getNumInits(); ++I) {
+      Expr::EvalResult ER;
+      const Expr *E = IL->getInit(I);
+      if (E->isValueDependent() || !E->EvaluateAsInt(ER, Ctx) ||
+          ER.Val.getInt().getSignificantBits() > 64)
+        return std::nullopt;
+      Out[I] = ER.Val.getInt().getSExtValue();
+    }
+    return Out;
+  }
+
+  const std::vector<int64_t> *table(const VarDecl *V) {
+    globals();
+    auto It = Tables.find(V);
+    return It == Tables.end() ? nullptr : &It->second;
   }
 
   const std::map<const void *, int64_t> &locals(const FunctionDecl *Fn) {
@@ -617,6 +664,331 @@ struct RowCheck {
   std::string Witness;
   SourceLocation First, Second;
   bool BothWrite = false;
+};
+
+
+/// A loop whose every memory access the check can compute, iteration by iteration: one level
+/// with constant bounds, a body of declarations of integer locals and assignments to elements
+/// through pointers of fixed value, with subscripts through lookup tables the program never
+/// changes (`idx = indexSet[i]; xa1[idx] += 1.0; xa2[idx] += 3.0;`, where xa2 = xa1 + 12).
+/// The verdict is then exact: a race with the two iterations and the element, or race-free.
+class TableLoop {
+public:
+  TableLoop(Facts &F, const FunctionDecl *Fn) : F(F), Fn(Fn) {}
+
+  std::optional<OmpVerdict> check(const Stmt *Loop, const LoopResult &R) {
+    const auto *For = dyn_cast<ForStmt>(Loop);
+    if (!For || R.Nest.size() != 1 || !R.Nest[0].Var)
+      return std::nullopt;
+    const CanonicalLoop &N = R.Nest[0];
+    std::optional<int64_t> Init = F.fold(N.InitValue, Fn).asConstant();
+    std::optional<int64_t> Bound = F.fold(N.BoundValue, Fn).asConstant();
+    std::optional<int64_t> Step = F.fold(N.StepPoly, Fn).asConstant();
+    if (!Init || !Bound || !Step || *Step == 0 || N.RangeFor)
+      return std::nullopt;
+    IV = N.Var;
+    // The body's statements, understood before any iteration is run.
+    std::vector<const Stmt *> Stmts;
+    if (const auto *CS = dyn_cast<CompoundStmt>(For->getBody()))
+      Stmts.assign(CS->body_begin(), CS->body_end());
+    else
+      Stmts.push_back(For->getBody());
+    std::map<std::pair<const ValueDecl *, int64_t>, Touch> Seen;
+    unsigned Trips = 0;
+    for (int64_t I = *Init; inRange(I, *Bound, N.Cmp); I += *Step) {
+      if (++Trips > (1u << 16))
+        return std::nullopt;
+      Values.clear();
+      Values[IV] = I;
+      std::vector<Access> As;
+      for (const Stmt *S : Stmts)
+        if (!run(S, As))
+          return std::nullopt;
+      for (const Access &A : As) {
+        auto [It, New] = Seen.emplace(std::make_pair(A.Root, A.Offset), Touch{I, A, false});
+        Touch &T = It->second;
+        if (New || T.Iteration == I) {
+          T.Written |= A.Write;
+          if (A.Write && !T.First.Write)
+            T.First = A;
+          continue;
+        }
+        if (!A.Write && !T.Written)
+          continue; // reads alone
+        const Access &Other = T.First; // a write where its iteration made one
+        OmpVerdict V;
+        V.Verdict = RaceVerdict::Race;
+        V.Message = "iterations " + N.VarName + " = " + std::to_string(T.Iteration) +
+                    " and " + N.VarName + " = " + std::to_string(I) + " both reach " +
+                    A.Root->getNameAsString() + "[" + std::to_string(A.Offset) + "], through '" +
+                    Other.Spelled + "' and '" + A.Spelled + "', and " +
+                    (Other.Write && A.Write ? "both write it" : "one writes it");
+        V.First = Other.Loc;
+        V.Second = A.Loc;
+        V.FirstNote = Other.Write ? "written here" : "read here";
+        V.SecondNote = A.Write ? "and written here" : "and read here";
+        return V;
+      }
+    }
+    OmpVerdict V;
+    V.Verdict = RaceVerdict::RaceFree;
+    V.Message = "run iteration by iteration through its lookup tables, no two iterations touch "
+                "one element where either writes it";
+    return V;
+  }
+
+private:
+  struct Access {
+    const ValueDecl *Root = nullptr;
+    int64_t Offset = 0;
+    bool Write = false;
+    SourceLocation Loc;
+    std::string Spelled;
+  };
+  struct Touch {
+    int64_t Iteration;
+    Access First;
+    bool Written;
+  };
+
+  static bool inRange(int64_t I, int64_t Bound, LoopCmp Cmp) {
+    switch (Cmp) {
+    case LoopCmp::LT: return I < Bound;
+    case LoopCmp::LE: return I <= Bound;
+    case LoopCmp::GT: return I > Bound;
+    case LoopCmp::GE: return I >= Bound;
+    case LoopCmp::NE: return I != Bound;
+    }
+    return false;
+  }
+
+  /// Runs one statement of the body: false where it is not of the understood shape.
+  bool run(const Stmt *S, std::vector<Access> &As) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls()) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        if (!V || !V->getType()->isIntegerType() || !V->getInit() || V->isStaticLocal())
+          return false;
+        std::optional<int64_t> X = eval(V->getInit(), As);
+        if (!X || F.changedInFunction(V))
+          return false;
+        Values[V] = *X;
+      }
+      return true;
+    }
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E)
+      return false;
+    E = E->IgnoreParenImpCasts();
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (!B || !B->isAssignmentOp())
+      return false;
+    // The right side first: what it reads.
+    if (!B->getRHS()->getType()->isArithmeticType() || !readsOnly(B->getRHS(), As))
+      return false;
+    std::optional<Access> W = element(B->getLHS(), As);
+    if (!W)
+      return false;
+    W->Write = true; // a compound assignment's read is of the element it writes
+    As.push_back(*W);
+    return true;
+  }
+
+  /// Records the element reads of a value expression; false where it does anything else
+  /// (a call, an assignment, a read of a variable the check does not know).
+  bool readsOnly(const Expr *E, std::vector<Access> &As) {
+    E = E->IgnoreParens();
+    if (isa<IntegerLiteral>(E) || isa<FloatingLiteral>(E) || isa<CharacterLiteral>(E))
+      return true;
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(E))
+      return readsOnly(C->getSubExpr(), As);
+    if (const auto *C = dyn_cast<CStyleCastExpr>(E))
+      return C->getType()->isArithmeticType() && readsOnly(C->getSubExpr(), As);
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      return (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus) &&
+             readsOnly(U->getSubExpr(), As);
+    if (const auto *B = dyn_cast<BinaryOperator>(E))
+      return !B->isAssignmentOp() && !B->isCommaOp() && readsOnly(B->getLHS(), As) &&
+             readsOnly(B->getRHS(), As);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      return V && (Values.count(V) || (V->getType()->isArithmeticType() &&
+                                        !F.changedInFunction(V) && V->hasLocalStorage()));
+    }
+    if (isa<ArraySubscriptExpr>(E)) {
+      if (eval(E, As))
+        return true; // a table's element
+      std::optional<Access> A = element(E, As);
+      if (!A)
+        return false;
+      As.push_back(*A);
+      return true;
+    }
+    return false;
+  }
+
+  /// The element `p[e]` names, through a pointer of fixed value.
+  std::optional<Access> element(const Expr *E, std::vector<Access> &As) {
+    const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParens());
+    if (!AS)
+      return std::nullopt;
+    std::optional<int64_t> Index = eval(AS->getIdx(), As);
+    if (!Index)
+      return std::nullopt;
+    std::optional<std::pair<const ValueDecl *, int64_t>> P =
+        pointee(AS->getBase(), AS->getType(), 0);
+    if (!P)
+      return std::nullopt;
+    Access A;
+    A.Root = P->first;
+    A.Offset = P->second + *Index;
+    // Inside the object (an array's elements; a heap block's from its start): an element
+    // outside is undefined behaviour, of which no run tells.
+    const auto *AT = F.Ctx.getAsConstantArrayType(cast<VarDecl>(A.Root)->getType());
+    if (A.Offset < 0 || (AT && uint64_t(A.Offset) >= AT->getSize().getZExtValue()))
+      return std::nullopt;
+    A.Loc = AS->getBeginLoc();
+    A.Spelled = spellingOf(AS);
+    return A;
+  }
+
+  std::string spellingOf(const Expr *E) {
+    const SourceManager &SM = F.Ctx.getSourceManager();
+    CharSourceRange Range = CharSourceRange::getTokenRange(E->getSourceRange());
+    return Lexer::getSourceText(Range, SM, F.Ctx.getLangOpts()).str();
+  }
+
+  /// Where a pointer expression of elements of type Elem points: a root (a fresh heap block or
+  /// an array variable) and an offset in elements. Follows locals that the function never
+  /// changes, defined as another such pointer plus a constant.
+  std::optional<std::pair<const ValueDecl *, int64_t>> pointee(const Expr *E, QualType Elem,
+                                                               unsigned Depth) {
+    if (Depth > 8)
+      return std::nullopt;
+    E = E->IgnoreParens();
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(E)) {
+      if (C->getCastKind() == CK_LValueToRValue || C->getCastKind() == CK_NoOp)
+        return pointee(C->getSubExpr(), Elem, Depth);
+      if (C->getCastKind() == CK_ArrayToPointerDecay) {
+        const auto *DR = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens());
+        const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+        const auto *AT = V ? F.Ctx.getAsArrayType(V->getType()) : nullptr;
+        if (!AT || !F.Ctx.hasSameUnqualifiedType(AT->getElementType(), Elem))
+          return std::nullopt;
+        return std::make_pair(static_cast<const ValueDecl *>(V), int64_t(0));
+      }
+      return std::nullopt;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub)
+        return std::nullopt;
+      std::vector<Access> None;
+      std::optional<int64_t> K = eval(B->getRHS(), None);
+      if (!K || !None.empty())
+        return std::nullopt;
+      auto P = pointee(B->getLHS(), Elem, Depth + 1);
+      if (!P)
+        return std::nullopt;
+      P->second += B->getOpcode() == BO_Add ? *K : -*K;
+      return P;
+    }
+    const auto *DR = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getType()->isPointerType() ||
+        !F.Ctx.hasSameUnqualifiedType(V->getType()->getPointeeType(), Elem) || !V->getInit() ||
+        F.changedInFunction(V))
+      return std::nullopt;
+    if (freshBlock(F, V))
+      return std::make_pair(static_cast<const ValueDecl *>(V), int64_t(0));
+    return pointee(V->getInit(), Elem, Depth + 1);
+  }
+
+  /// The value of an integer expression in this iteration: constants, the loop variable, the
+  /// body's integer locals, elements of lookup tables, and arithmetic on them.
+  std::optional<int64_t> eval(const Expr *E, std::vector<Access> &As) {
+    E = E->IgnoreParens();
+    if (!E->getType()->isIntegerType())
+      return std::nullopt;
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(E)) {
+      if (C->getCastKind() == CK_LValueToRValue || C->getCastKind() == CK_NoOp ||
+          (C->getCastKind() == CK_IntegralCast &&
+           F.Ctx.getIntWidth(C->getType()) >= F.Ctx.getIntWidth(C->getSubExpr()->getType()) &&
+           C->getType()->isSignedIntegerType() ==
+               C->getSubExpr()->getType()->isSignedIntegerType()))
+        return eval(C->getSubExpr(), As);
+      return std::nullopt;
+    }
+    if (const auto *L = dyn_cast<IntegerLiteral>(E))
+      return L->getValue().getActiveBits() < 63 ? std::optional<int64_t>(L->getValue().getZExtValue())
+                                                : std::nullopt;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if (!V)
+        return std::nullopt;
+      if (auto It = Values.find(V); It != Values.end())
+        return It->second;
+      Polynomial P = F.fold(Polynomial::variable({V, V->getNameAsString(), false}), Fn);
+      return P.asConstant();
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      const auto *Decay = dyn_cast<ImplicitCastExpr>(AS->getBase()->IgnoreParens());
+      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+        return std::nullopt;
+      const auto *DR = dyn_cast<DeclRefExpr>(Decay->getSubExpr()->IgnoreParens());
+      const auto *T = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+      const std::vector<int64_t> *Table = T ? F.table(T) : nullptr;
+      std::optional<int64_t> I = Table ? eval(AS->getIdx(), As) : std::nullopt;
+      if (!I || *I < 0 || uint64_t(*I) >= Table->size())
+        return std::nullopt;
+      return (*Table)[*I];
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      std::optional<int64_t> X = U->getOpcode() == UO_Minus ? eval(U->getSubExpr(), As)
+                                                            : std::nullopt;
+      return X && *X != INT64_MIN ? std::optional<int64_t>(-*X) : std::nullopt;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (!B->getType()->isSignedIntegerType())
+        return std::nullopt; // unsigned arithmetic wraps
+      std::optional<int64_t> X = eval(B->getLHS(), As), Y = eval(B->getRHS(), As);
+      if (!X || !Y)
+        return std::nullopt;
+      int64_t Out = 0;
+      switch (B->getOpcode()) {
+      case BO_Add:
+        if (__builtin_add_overflow(*X, *Y, &Out))
+          return std::nullopt;
+        break;
+      case BO_Sub:
+        if (__builtin_sub_overflow(*X, *Y, &Out))
+          return std::nullopt;
+        break;
+      case BO_Mul:
+        if (__builtin_mul_overflow(*X, *Y, &Out))
+          return std::nullopt;
+        break;
+      case BO_Div:
+      case BO_Rem:
+        if (*Y == 0 || (*X == INT64_MIN && *Y == -1))
+          return std::nullopt;
+        Out = B->getOpcode() == BO_Div ? *X / *Y : *X % *Y;
+        break;
+      default:
+        return std::nullopt;
+      }
+      // The value must fit the expression's type, or the program's arithmetic overflowed.
+      if (llvm::APSInt::getMinValue(F.Ctx.getIntWidth(B->getType()), false).getSExtValue() > Out ||
+          llvm::APSInt::getMaxValue(F.Ctx.getIntWidth(B->getType()), false).getSExtValue() < Out)
+        return std::nullopt;
+      return Out;
+    }
+    return std::nullopt;
+  }
+
+  Facts &F;
+  const FunctionDecl *Fn;
+  const VarDecl *IV = nullptr;
+  std::map<const VarDecl *, int64_t> Values;
 };
 
 /// Own names the threadprivate variables, which no two threads share.
@@ -808,6 +1180,11 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
     }
   }
   bool SubscriptsMoving = Moving != nullptr;
+  // Subscripts the analysis cannot follow may still be computed, iteration by iteration, where
+  // they go through lookup tables: an exact verdict.
+  if (llvm::any_of(R.Regions, [](const Region &Reg) { return !Reg.Affine; }))
+    if (std::optional<OmpVerdict> T = TableLoop(*F, Fn).check(Loop, R))
+      return *T;
   RowCheck Rows = checkRows(*F, R, Fn, ThreadPrivate);
   if (Rows.Race && !SubscriptsMoving) {
     V.Verdict = RaceVerdict::Race;
