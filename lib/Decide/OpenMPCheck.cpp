@@ -432,6 +432,33 @@ std::optional<int64_t> constantInit(const VarDecl *V, ASTContext &Ctx) {
   return ER.Val.getInt().getSExtValue();
 }
 
+/// The calls of one function in the unit, and whether its name is used otherwise (its address
+/// taken).
+class CallSites : public RecursiveASTVisitor<CallSites> {
+public:
+  explicit CallSites(const FunctionDecl *Fn) : Fn(Fn) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *D = C->getDirectCallee(); D && D->getCanonicalDecl() == Fn) {
+      Found.push_back(C);
+      if (const auto *Callee = dyn_cast<ImplicitCastExpr>(C->getCallee()))
+        Direct.insert(Callee->getSubExpr()->IgnoreParens());
+    }
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *D = dyn_cast<FunctionDecl>(E->getDecl()); D && D->getCanonicalDecl() == Fn)
+      ++Uses;
+    return true;
+  }
+  const FunctionDecl *Fn;
+  std::vector<const CallExpr *> Found;
+  std::set<const Expr *> Direct;
+  unsigned Uses = 0;
+  bool Escapes = false;
+  void finish() { Escapes = Uses != Direct.size() || Found.size() != Direct.size(); }
+};
+
 } // namespace
 
 struct OpenMPChecker::Facts {
@@ -523,6 +550,78 @@ struct OpenMPChecker::Facts {
       It->second = std::move(L.Values);
     }
     return It->second;
+  }
+
+  /// The calls of each function, or null where the unit does not hold them all: its address is
+  /// taken, or another unit may call it (external linkage, not the whole program).
+  std::map<const FunctionDecl *, std::optional<std::vector<const CallExpr *>>> Calls;
+
+  const std::vector<const CallExpr *> *callsOf(const FunctionDecl *Fn) {
+    Fn = Fn->getCanonicalDecl();
+    auto [It, New] = Calls.emplace(Fn, std::nullopt);
+    if (!New)
+      return It->second ? &*It->second : nullptr;
+    if (Fn->isMain() || (Fn->isExternallyVisible() && !WholeProgram))
+      return nullptr;
+    CallSites S(Fn);
+    S.TraverseDecl(Ctx.getTranslationUnitDecl());
+    S.finish();
+    if (S.Escapes)
+      return nullptr;
+    It->second = std::move(S.Found);
+    return &*It->second;
+  }
+
+  /// The object an argument designates as a whole: an array variable (decayed) or `&v`.
+  static const VarDecl *objectOf(const Expr *E) {
+    E = E->IgnoreParens();
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(E)) {
+      if (C->getCastKind() == CK_ArrayToPointerDecay)
+        if (const auto *DR = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
+          return dyn_cast<VarDecl>(DR->getDecl());
+      if (C->getCastKind() == CK_NoOp)
+        return objectOf(C->getSubExpr());
+      return nullptr;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens()))
+        return dyn_cast<VarDecl>(DR->getDecl());
+    return nullptr;
+  }
+
+  /// Whether the objects behind A and B (parameters of Fn, or variables that are not pointers)
+  /// are different objects at every call of Fn: each call passes a different variable's whole
+  /// object for each.
+  bool apartAtEveryCall(const FunctionDecl *Fn, const ValueDecl *A, const ValueDecl *B) {
+    const auto *PA = dyn_cast_or_null<ParmVarDecl>(A), *PB = dyn_cast_or_null<ParmVarDecl>(B);
+    if (!Fn || (!PA && !PB) || !A || !B)
+      return false;
+    auto Own = [&](const ParmVarDecl *P) {
+      return !P || (P->getDeclContext() == Fn && !changedInFunction(P));
+    };
+    if (!Own(PA) || !Own(PB))
+      return false;
+    for (const ValueDecl *D : {A, B})
+      if (!isa<ParmVarDecl>(D) && (!isa<VarDecl>(D) || cast<VarDecl>(D)->getType()->isPointerType() ||
+                                   cast<VarDecl>(D)->getType()->isReferenceType()))
+        return false;
+    const std::vector<const CallExpr *> *Sites = callsOf(Fn);
+    if (!Sites || Sites->empty())
+      return false;
+    for (const CallExpr *C : *Sites) {
+      auto At = [&](const ValueDecl *D) -> const VarDecl * {
+        if (const auto *P = dyn_cast<ParmVarDecl>(D))
+          return P->getFunctionScopeIndex() < C->getNumArgs()
+                     ? objectOf(C->getArg(P->getFunctionScopeIndex()))
+                     : nullptr;
+        return cast<VarDecl>(D);
+      };
+      const VarDecl *OA = At(A), *OB = At(B);
+      if (!OA || !OB || OA->getCanonicalDecl() == OB->getCanonicalDecl() ||
+          OA->getType()->isReferenceType() || OB->getType()->isReferenceType())
+        return false;
+    }
+    return true;
   }
 
   /// P with the symbols that are constants (globals() and Fn's constant locals) replaced.
@@ -1262,7 +1361,8 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
       continue;
     bool Fresh = freshBlock(*F, Reg.Base);
     for (const Region &Other : R.Regions)
-      if (&Other != &Reg && !(Fresh && apartFromFresh(*F, Reg.Base, Other)))
+      if (&Other != &Reg && !(Fresh && apartFromFresh(*F, Reg.Base, Other)) &&
+          !F->apartAtEveryCall(Fn, Reg.Base, Other.Base))
         Aliased = &Reg;
   }
   if (const Region *Out = Rows.Leaves) {
