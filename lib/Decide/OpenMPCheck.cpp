@@ -1090,6 +1090,134 @@ private:
   std::map<const VarDecl *, int64_t> Values;
 };
 
+
+/// The steps of a loop's `linear(j)` and `linear(j: s)` variables (s an integer literal), by
+/// name; a linear clause of another form gives no step.
+std::map<std::string, int64_t> linearSteps(const OmpLoop &L) {
+  std::map<std::string, int64_t> Out;
+  for (const OmpClause &C : L.Clauses) {
+    if (C.Name != "linear")
+      continue;
+    auto [List, Step] = llvm::StringRef(C.Args).split(':');
+    int64_t S = 1;
+    if (!Step.empty() && Step.trim().getAsInteger(10, S))
+      continue;
+    llvm::SmallVector<llvm::StringRef, 4> Names;
+    List.split(Names, ',');
+    for (llvm::StringRef N : Names) {
+      N = N.trim();
+      if (!N.empty() && llvm::all_of(N, [](char Ch) { return isalnum(Ch) || Ch == '_'; }))
+        Out[N.str()] = S;
+    }
+  }
+  return Out;
+}
+
+/// What is known of the regions whose subscripts name a `linear` variable j (OpenMP's j at the
+/// start of iteration k is j0 + s*k): where every such access comes before the body's first
+/// change of j, its subscripts are those of j0 + s*k, compared again pair by pair.
+struct LinearCheck {
+  std::set<const VarDecl *> Handled;  ///< Linear variables whose accesses were compared.
+  std::set<std::string> Regions;      ///< The regions compared (the analysis's refusals of
+                                      ///< them took j for an invariant).
+  const Region *Race = nullptr;
+  std::string Witness;
+  SourceLocation First, Second;
+  bool BothWrite = false;
+};
+
+LinearCheck checkLinear(Facts &F, const Stmt *Body, const FunctionDecl *Fn, const OmpLoop &L,
+                        const LoopResult &R, const std::vector<const VarDecl *> &Written) {
+  LinearCheck Out;
+  std::map<std::string, int64_t> Steps = linearSteps(L);
+  const auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
+  if (Steps.empty() || !CS || R.Nest.size() != 1)
+    return Out;
+  const SourceManager &SM = F.Ctx.getSourceManager();
+  std::vector<PolyVar> NormVars;
+  RangeMap Ranges = foldedRanges(F, R, Fn, NormVars);
+  if (!Ranges.count(R.Outer.Key))
+    return Out;
+  for (const VarDecl *VD : Written) {
+    auto Step = Steps.find(VD->getNameAsString());
+    if (Step == Steps.end() || !VD->hasLocalStorage() || calleesMayReach(VD, Body))
+      continue;
+    // The first statement of the body that changes j; none before it may do so within.
+    SourceLocation Change;
+    for (const Stmt *S : CS->body()) {
+      ChangedOrEscaped C(VD);
+      C.TraverseStmt(const_cast<Stmt *>(S));
+      if (C.Found) {
+        Change = S->getBeginLoc();
+        break;
+      }
+    }
+    // Each access that names j, before that change, and its subscripts with j0 + s*k.
+    PolyVar J;
+    bool Found = false, Before = true;
+    for (const Region &Reg : R.Regions)
+      for (size_t A = 0; A < Reg.Subscripts.size(); ++A)
+        for (const Polynomial &P : Reg.Subscripts[A])
+          if (P.mentions(VD)) {
+            for (const auto &[M, C] : P.terms())
+              for (const PolyVar &V : M)
+                if (V.Key == VD)
+                  J = V, Found = true;
+            Before &= A < Reg.Locs.size() &&
+                      (Change.isInvalid() || SM.isBeforeInTranslationUnit(Reg.Locs[A], Change));
+          }
+    if (!Found || !Before)
+      continue;
+    Polynomial Now = Polynomial::variable(J) +
+                     Polynomial::variable(R.Outer).scaled(Step->second);
+    bool Decided = true;
+    for (const Region &Reg : R.Regions) {
+      bool Names = false;
+      for (const std::vector<Polynomial> &Subs : Reg.Subscripts)
+        for (const Polynomial &P : Subs)
+          Names |= P.mentions(VD);
+      if (!Names)
+        continue;
+      if (Reg.Writes.size() != Reg.Subscripts.size() || Reg.Guarded.size() != Reg.Subscripts.size()) {
+        Decided = false;
+        break;
+      }
+      std::vector<std::vector<Polynomial>> Subs;
+      for (const std::vector<Polynomial> &S : Reg.Subscripts) {
+        Subs.emplace_back();
+        for (const Polynomial &P : S)
+          Subs.back().push_back(F.fold(P.substitute(J, Now), Fn));
+      }
+      for (size_t I = 0; I < Subs.size() && Decided; ++I) {
+        if (!Reg.Writes[I])
+          continue;
+        for (size_t K = 0; K < Subs.size() && Decided; ++K) {
+          if (K < I && Reg.Writes[K])
+            continue;
+          std::optional<ExactAnswer> X = testExactly(Subs[I], Subs[K], NormVars, Ranges);
+          if (!X || (X->Conflict && (Reg.Guarded[I] || Reg.Guarded[K] || X->Witness.empty()))) {
+            Decided = false;
+            break;
+          }
+          if (X->Conflict && !Out.Race) {
+            Out.Race = &Reg;
+            Out.Witness = X->Witness;
+            Out.First = Reg.Locs[I];
+            Out.Second = Reg.Locs[K];
+            Out.BothWrite = Reg.Writes[K];
+          }
+        }
+      }
+      if (!Decided)
+        break;
+      Out.Regions.insert(Reg.Name);
+    }
+    if (Decided)
+      Out.Handled.insert(VD);
+  }
+  return Out;
+}
+
 /// Own names the threadprivate variables, which no two threads share.
 RowCheck checkRows(Facts &F, const LoopResult &R, const FunctionDecl *Fn,
                    const std::set<std::string> &Own) {
@@ -1262,9 +1390,25 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
   std::set<const VarDecl *> InnerCounters;
   for (const auto &[PV, Range] : R.InnerRanges)
     InnerCounters.insert(static_cast<const VarDecl *>(PV.Key));
+  LinearCheck Linear = checkLinear(*F, Body, Fn, L, R, Written);
+  if (Linear.Race) {
+    V.Verdict = RaceVerdict::Race;
+    V.Message = "'" + Linear.Race->Name + "' is written in one iteration and " +
+                (Linear.BothWrite ? "written" : "read") +
+                " in another, its subscript through a linear variable: " + Linear.Witness +
+                " touch the same element";
+    V.First = Linear.First;
+    V.Second = Linear.Second;
+    V.FirstNote = "written here";
+    V.SecondNote = Linear.BothWrite ? "and written here" : "and read here";
+    if (V.First == V.Second)
+      V.SecondNote.clear();
+    return V;
+  }
   const VarDecl *Moving = nullptr;
   for (const VarDecl *VD : Written) {
-    if (Scan.Inside.count(VD) || Associated.count(VD) || InnerCounters.count(VD))
+    if (Scan.Inside.count(VD) || Associated.count(VD) || InnerCounters.count(VD) ||
+        Linear.Handled.count(VD))
       continue;
     for (const Region &Reg : R.Regions) {
       for (const std::vector<Polynomial> &Subs : Reg.Subscripts)
@@ -1300,7 +1444,8 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
     return V;
   }
   for (const RejectReason &Reason : R.Reasons)
-    if (Reason.Race.Certain && !SubscriptsMoving && !ThreadPrivate.count(subjectOf(Reason))) {
+    if (Reason.Race.Certain && !SubscriptsMoving && !ThreadPrivate.count(subjectOf(Reason)) &&
+        !Linear.Regions.count(subjectOf(Reason))) {
       V.Verdict = RaceVerdict::Race;
       V.Message = Reason.Message;
       if (V.Message.find(Reason.Race.Iterations) == std::string::npos)
@@ -1340,6 +1485,9 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
       continue; // stdio locks the stream; the OpenMP runtime's queries write nothing
     if (!Subject.empty() && ThreadPrivate.count(Subject))
       continue; // a threadprivate variable: each OpenMP thread's own
+    if (!Subject.empty() && Linear.Regions.count(Subject) &&
+        (Reason.Kind == RejectKind::ArrayDependence))
+      continue; // compared again with the linear variable's value
     if (!(AboutScalar && Own)) {
       Blocking = &Reason;
       break;

@@ -69,8 +69,8 @@ void f(int n, int *idx, double *x, double *y) {
       // CHECK: openmp-check.c:[[@LINE+2]]:7: note: written here
       // CHECK: openmp-check.c:[[@LINE+1]]:17: note: and read here
       b[i][j] = b[i][j - 1];
-  // A linear counter is not an invariant symbol: neither its dependence nor a proof holds.
-  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: a subscript names 'j', which the loop changes, so the dependence test does not hold for it
+  // A linear counter is j0 + k at the start of iteration k (openmp-check-linear.c has more).
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP loop is race-free: no two iterations touch one element or variable where either writes it
 #pragma omp parallel for linear(j)
   for (i = 0; i < 100; i++) {
     a[j] = i;
@@ -105,7 +105,7 @@ void f(int n, int *idx, double *x, double *y) {
     s += a[i];
   }
 }
-// JSON: [(16, 'race'), (24, 'race'), (31, 'race-free'), (38, 'race'), (44, 'race-free'), (50, 'race'), (55, 'race-free'), (60, 'unknown'), (67, 'race'), (75, 'unknown'), (81, 'unknown'), (86, 'unknown'), (91, 'race-free'), (98, 'race-free'), (102, 'unknown'), (119, 'race'), (125, 'race'), (132, 'unknown'), (138, 'race-free'), (143, 'race-free'), (148, 'race-free'), (154, 'unknown'), (174, 'race-free'), (181, 'unknown'), (186, 'unknown'), (191, 'unknown')]
+// JSON: [(16, 'race'), (24, 'race'), (31, 'race-free'), (38, 'race'), (44, 'race-free'), (50, 'race'), (55, 'race-free'), (60, 'unknown'), (67, 'race'), (75, 'race-free'), (81, 'unknown'), (86, 'unknown'), (91, 'race-free'), (98, 'race-free'), (102, 'unknown'), (119, 'race'), (125, 'race'), (132, 'unknown'), (138, 'race-free'), (143, 'race-free'), (148, 'race-free'), (154, 'race'), (175, 'race-free'), (182, 'unknown'), (187, 'unknown'), (192, 'unknown')]
 
 double c2[100][100], d2[100][100];
 
@@ -148,10 +148,11 @@ void h(int n, int m, int *out, const double *x, double *restrict y) {
   for (i = 0; i < 100; i++)
     for (j = 1; j < 100; j++)
       c2[i][j] = d2[i][j - 1];
-  // Adversary: with j counting down as i counts up, a[i + j] is one element; no proof.
-  // CHECK: openmp-check.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: a subscript names 'j', which the loop changes, so the dependence test does not hold for it
+  // Adversary: with j counting down as i counts up, a[i + j] is one element: a race.
+  // CHECK: openmp-check.c:[[@LINE+1]]:1: warning: data race in OpenMP loop: 'y' is written in one iteration and written in another, its subscript through a linear variable: iterations 0 and 1 (with j = 0) touch the same element
 #pragma omp parallel for linear(j: -1)
   for (i = 0; i < 100; i++) {
+    // CHECK: openmp-check.c:[[@LINE+1]]:5: note: written here
     y[i + j] = i;
     j--;
   }
@@ -192,7 +193,7 @@ void k(int n, double *param) {
     escaped[i] = q[i];
 }
 // The unit's summary, last.
-// CHECK: remark: OpenMP race check: 26 worksharing loops: 7 with a race, 9 race-free, 10 unknown
+// CHECK: remark: OpenMP race check: 26 worksharing loops: 8 with a race, 10 race-free, 8 unknown
 // A CI gate: refusals=error makes each race an error, and the compile fails.
 // RUN: not %clustrix_cc -fsyntax-only -fplugin-arg-clustrix-openmp=check -fplugin-arg-clustrix-refusals=error %s 2>&1 | FileCheck %s --check-prefix=GATE
 // GATE: openmp-check.c:15:1: error: data race in OpenMP loop: 'a' is written in one iteration and read in another
