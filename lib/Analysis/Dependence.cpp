@@ -232,3 +232,21 @@ DepResult clustrix::testCrossIteration(const std::vector<Polynomial> &A,
             "same elements"};
   return {DepKind::Unknown, std::nullopt, "the dependence test cannot prove the accesses disjoint"};
 }
+
+std::pair<bool, bool> clustrix::provablyInside(const Polynomial &P, const Polynomial &Last,
+                                               const RangeMap &Ranges) {
+  if (!P.isValid() || !Last.isValid())
+    return {false, false};
+  Polynomial Lo = P, Hi = P;
+  for (unsigned Round = 0; Round < 4; ++Round) {
+    if (Lo.loopVars().empty() && Hi.loopVars().empty())
+      break;
+    std::optional<PolyRange> RL = symbolicRange(Lo, Ranges), RH = symbolicRange(Hi, Ranges);
+    if (!RL || !RH)
+      return {false, false};
+    Lo = RL->Lo;
+    Hi = RH->Hi;
+  }
+  return {Lo.loopVars().empty() && provablyLessEq(Polynomial::constant(0), Lo),
+          Hi.loopVars().empty() && provablyLessEq(Hi, Last)};
+}

@@ -109,6 +109,62 @@ bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
   return false;
 }
 
+/// A region of rank 2 or more whose subscripts after the first all stay at or before the end
+/// of their rows, but not all after their start (`b[i][j - 1]` at j = 0): the dimension by
+/// dimension test does not cover them, the element before a row being the last of the row
+/// before. Compared again as addresses (row-major, with the type's extents); two iterations
+/// that meet there are a refusal. (A subscript that may pass the end of its row needs a bound
+/// larger than the row, which is the caller's to keep, as for any array: not refused.)
+bool refuseRowLeaving(const Region &Reg, const std::vector<const Access *> &As,
+                      const NestInfo &Nest, const RangeMap &Ranges, RejectLog &Log) {
+  if (Reg.Rank < 2 || Reg.RowExtents.size() + 1 < Reg.Rank)
+    return false;
+  bool AtStarts = true;
+  for (const std::vector<Polynomial> &Subs : Reg.Subscripts) {
+    if (Subs.size() != Reg.Rank)
+      return false;
+    for (size_t D = 1; D < Subs.size(); ++D) {
+      auto [AtStart, AtEnd] =
+          provablyInside(Subs[D], Reg.RowExtents[D - 1] - Polynomial::constant(1), Ranges);
+      if (!AtEnd)
+        return false;
+      AtStarts &= AtStart;
+    }
+  }
+  if (AtStarts)
+    return false;
+  std::vector<Polynomial> Flat;
+  for (const std::vector<Polynomial> &Subs : Reg.Subscripts) {
+    Polynomial P = Subs[0];
+    for (size_t D = 1; D < Subs.size(); ++D)
+      P = P * Reg.RowExtents[D - 1] + Subs[D];
+    Flat.push_back(P);
+  }
+  for (size_t I = 0; I < As.size(); ++I) {
+    if (!As[I]->Write)
+      continue;
+    for (size_t J = 0; J < As.size(); ++J) {
+      if (J < I && As[J]->Write)
+        continue;
+      std::optional<ExactAnswer> X = testExactly({Flat[I]}, {Flat[J]}, Nest.NormVars, Ranges);
+      if (X && !X->Conflict)
+        continue;
+      bool OtherWrites = I == J || As[J]->Write;
+      Log.add(RejectKind::ArrayDependence,
+              "'" + Reg.Name + "' is written in one iteration and " +
+                  (OtherWrites ? "written" : "read") +
+                  " in another through a subscript that leaves its row" +
+                  (X && !X->Witness.empty() ? ": " + X->Witness + " touch the same element"
+                                            : std::string(", which the test cannot rule out")),
+              I == J ? As[I]->Loc : As[J]->Loc,
+              I == J ? "written here" : OtherWrites ? "conflicting write here"
+                                                    : "conflicting read here");
+      return true;
+    }
+  }
+  return false;
+}
+
 /// One write subscript vector, unconditional, whole elements, each dimension a unit-stride
 /// function of its own loop variable, over unit-step loops.
 bool writtenInFull(const Region &Reg, const std::vector<const Access *> &As,
@@ -192,7 +248,8 @@ void testDependences(const NestInfo &Nest, const RegionAccesses &ByRegion,
                 A->Loc, "read here");
         Refused = true;
       }
-    if (Refused || refuseDependence(Reg, As, Nest, Ranges, Log))
+    if (Refused || refuseDependence(Reg, As, Nest, Ranges, Log) ||
+        refuseRowLeaving(Reg, As, Nest, Ranges, Log))
       continue;
     Reg.FullWrite = writtenInFull(Reg, As, R);
   }

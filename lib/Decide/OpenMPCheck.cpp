@@ -717,26 +717,6 @@ RangeMap foldedRanges(Facts &F, const LoopResult &R, const FunctionDecl *Fn,
   return M;
 }
 
-/// Whether 0 <= P (first) and P <= Last (second) for every value of the loop variables in their
-/// ranges (ranges that name outer loop variables are widened through those variables' ranges).
-std::pair<bool, bool> provablyWithin(const Polynomial &P, const Polynomial &Last,
-                                     const RangeMap &Ranges) {
-  if (!P.isValid() || !Last.isValid())
-    return {false, false};
-  Polynomial Lo = P, Hi = P;
-  for (unsigned Round = 0; Round < 4; ++Round) {
-    if (Lo.loopVars().empty() && Hi.loopVars().empty())
-      break;
-    std::optional<PolyRange> RL = symbolicRange(Lo, Ranges), RH = symbolicRange(Hi, Ranges);
-    if (!RL || !RH)
-      return {false, false};
-    Lo = RL->Lo;
-    Hi = RH->Hi;
-  }
-  return {Lo.loopVars().empty() && provablyAtMost(Polynomial::constant(0), Lo),
-          Hi.loopVars().empty() && provablyAtMost(Hi, Last)};
-}
-
 /// The extents of a region's dimensions after the first, constants folded: its type's, else
 /// those delinearization found. Invalid where neither tells.
 std::vector<Polynomial> rowExtents(Facts &F, const Region &Reg, const FunctionDecl *Fn) {
@@ -1233,7 +1213,7 @@ RowCheck checkRows(Facts &F, const LoopResult &R, const FunctionDecl *Fn,
       for (size_t D = 1; D < Subs.size(); ++D) {
         auto [AtStart, AtEnd] =
             D - 1 < Ext.size()
-                ? provablyWithin(F.fold(Subs[D], Fn), Ext[D - 1] - Polynomial::constant(1),
+                ? provablyInside(F.fold(Subs[D], Fn), Ext[D - 1] - Polynomial::constant(1),
                                  Ranges)
                 : std::pair<bool, bool>{false, false};
         InRows &= AtStart && AtEnd;

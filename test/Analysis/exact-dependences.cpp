@@ -144,3 +144,27 @@ void strides(int n, double (*a)[64], double *v) {
     for (int j = 3 + (i - 4) % 3; j < 62; j += 3)
       a[i][j] = a[i - 1][1] + 1;
 }
+
+// A subscript that leaves its row before its start (j - 1 at j = 0) reaches the last element
+// of the row before, which another iteration writes: compared as addresses, refused. From
+// j = 1 the rows are kept; a bound past the end of a row is the caller's to keep, as for any
+// array (not refused).
+void rows(int n, int m) {
+  double b[100][100];
+  // CHECK: exact-dependences.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'b' is written in one iteration and read in another through a subscript that leaves its row: iterations 97 and 98 touch the same element
+  [[cluster::gpu_parallel]]
+  for (int i = 1; i < 100; i++)
+    for (int j = 0; j < 100; j++)
+      // CHECK: exact-dependences.cpp:[[@LINE+1]]:17: note: conflicting read here
+      b[i][j] = b[i][j - 1];
+  // CHECK: exact-dependences.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: b; out: b
+  [[cluster::gpu_parallel]]
+  for (int i = 1; i < 100; i++)
+    for (int j = 1; j < 100; j++)
+      b[i][j] = b[i][j - 1];
+  // CHECK: exact-dependences.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: b; out: b
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      b[i][j] = b[i][j + 1];
+}

@@ -54,6 +54,12 @@ struct DepResult {
 DepResult testCrossIteration(const std::vector<Polynomial> &A, const std::vector<Polynomial> &B,
                              const PolyVar &Outer, const RangeMap &Ranges);
 
+/// Whether 0 <= P (first) and P <= Last (second) hold for every value of the loop variables in
+/// Ranges (a range that names outer loop variables is widened through theirs): a subscript
+/// that stays at or after the start of its row, and at or before its end.
+std::pair<bool, bool> provablyInside(const Polynomial &P, const Polynomial &Last,
+                                     const RangeMap &Ranges);
+
 } // namespace clustrix
 
 #endif // CLUSTRIX_ANALYSIS_DEPENDENCE_H
