@@ -393,6 +393,13 @@ public:
       ++Uses[V->getCanonicalDecl()];
     return true;
   }
+  bool VisitMemberExpr(MemberExpr *E) {
+    // A static data member named through an object (`s.n = 1`): a use that is never counted
+    // as a read, so the member is no constant.
+    if (const auto *V = dyn_cast<VarDecl>(E->getMemberDecl()); V && V->hasGlobalStorage())
+      ++Uses[V->getCanonicalDecl()];
+    return true;
+  }
   bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
     if (C->getCastKind() != CK_LValueToRValue)
       return true;
