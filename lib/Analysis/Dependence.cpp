@@ -250,3 +250,13 @@ std::pair<bool, bool> clustrix::provablyInside(const Polynomial &P, const Polyno
   return {Lo.loopVars().empty() && provablyLessEq(Polynomial::constant(0), Lo),
           Hi.loopVars().empty() && provablyLessEq(Hi, Last)};
 }
+
+Polynomial clustrix::flattenRowMajor(const std::vector<Polynomial> &Subs,
+                                     const std::vector<Polynomial> &Extents) {
+  if (Subs.empty() || Extents.size() + 1 < Subs.size())
+    return Polynomial::invalid();
+  Polynomial P = Subs[0];
+  for (size_t D = 1; D < Subs.size(); ++D)
+    P = P * Extents[D - 1] + Subs[D];
+  return P;
+}

@@ -134,12 +134,8 @@ bool refuseRowLeaving(const Region &Reg, const std::vector<const Access *> &As,
   if (AtStarts)
     return false;
   std::vector<Polynomial> Flat;
-  for (const std::vector<Polynomial> &Subs : Reg.Subscripts) {
-    Polynomial P = Subs[0];
-    for (size_t D = 1; D < Subs.size(); ++D)
-      P = P * Reg.RowExtents[D - 1] + Subs[D];
-    Flat.push_back(P);
-  }
+  for (const std::vector<Polynomial> &Subs : Reg.Subscripts)
+    Flat.push_back(flattenRowMajor(Subs, Reg.RowExtents));
   for (size_t I = 0; I < As.size(); ++I) {
     if (!As[I]->Write)
       continue;

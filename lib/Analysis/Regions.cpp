@@ -151,9 +151,10 @@ void delinearizeRegion(Region &Reg, const std::vector<const Access *> &As,
 }
 
 /// The extent of one variable length: a constant, or an integer variable of Fn that nothing in
-/// Fn changes (so the loop sees the value the length was taken from).
+/// Fn changes (so the loop sees the value the length was taken from). Rewritten: Fn's
+/// rewritten variables, scanned at the first need.
 Polynomial variableLength(ASTContext &Ctx, const Expr *Size, const FunctionDecl *Fn,
-                          const std::set<const VarDecl *> &Rewritten,
+                          std::optional<std::set<const VarDecl *>> &Rewritten,
                           const std::map<const Decl *, std::string> &Spellings) {
   if (!Size)
     return Polynomial::invalid();
@@ -163,8 +164,14 @@ Polynomial variableLength(ASTContext &Ctx, const Expr *Size, const FunctionDecl 
     return Polynomial::constant(ER.Val.getInt().getSExtValue());
   const auto *DR = dyn_cast<DeclRefExpr>(Size->IgnoreParenImpCasts());
   const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-  if (!V || !Fn || !V->getType()->isIntegerType() || V->getType().isVolatileQualified() ||
-      V->getDeclContext() != Fn || Rewritten.count(V))
+  if (!V || !Fn || !Fn->hasBody() || !V->getType()->isIntegerType() ||
+      V->getType().isVolatileQualified() || V->getDeclContext() != Fn)
+    return Polynomial::invalid();
+  if (!Rewritten) {
+    Rewritten.emplace();
+    collectRewritten(Fn->getBody(), *Rewritten);
+  }
+  if (Rewritten->count(V))
     return Polynomial::invalid();
   auto Known = Spellings.find(V->getCanonicalDecl());
   return Polynomial::variable(
@@ -186,11 +193,7 @@ std::vector<Polynomial> rowExtentsOf(ASTContext &Ctx, const ValueDecl *D,
   else
     return {};
   const auto *Fn = dyn_cast<FunctionDecl>(V->getDeclContext());
-  std::set<const VarDecl *> Rewritten;
-  if (Fn && Fn->hasBody())
-    collectRewritten(Fn->getBody(), Rewritten);
-  else
-    Fn = nullptr;
+  std::optional<std::set<const VarDecl *>> Rewritten;
   std::vector<Polynomial> Out;
   while (const ArrayType *AT = Ctx.getAsArrayType(E)) {
     if (const auto *C = dyn_cast<ConstantArrayType>(AT))

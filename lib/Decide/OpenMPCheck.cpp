@@ -743,14 +743,74 @@ std::vector<Polynomial> rowExtents(Facts &F, const Region &Reg, const FunctionDe
 /// dimensions one by one, which holds only for subscripts inside their bounds (`b[i][j - 1]` at
 /// j = 0 is the element before the row, in another iteration's row). Where a subscript may
 /// leave its row, the accesses are compared again as addresses (row-major, from the extents).
-struct RowCheck {
-  const Region *Leaves = nullptr; ///< The first region whose rows no proof covers.
-  /// A race between two accesses that every point of the nest makes, found on addresses.
-  const Region *Race = nullptr;
-  std::string Witness;
-  SourceLocation First, Second;
+/// A race the check found between two accesses of one region: the exact test's iterations.
+struct Witness {
+  const Region *Reg = nullptr; ///< Null: none found.
+  std::string Iterations;
+  SourceLocation First, Second; ///< The write, and the other access.
   bool BothWrite = false;
 };
+
+struct RowCheck {
+  const Region *Leaves = nullptr; ///< The first region whose rows no proof covers.
+  Witness Race; ///< Between accesses every point of the nest makes, found on addresses.
+};
+
+/// Compares every write of Reg with every access of it, through the subscripts Subs (one
+/// vector per access, constants folded) and under each access's conditions. A conflict is
+/// recorded in Out as a witness where both accesses happen at every point of the nest and
+/// CanWitness holds. False where the exact test cannot decide, or a conflict is no witness.
+bool compareAccesses(Facts &F, const FunctionDecl *Fn, const Region &Reg,
+                     const std::vector<std::vector<Polynomial>> &Subs,
+                     const std::vector<PolyVar> &NormVars, const RangeMap &Ranges,
+                     bool CanWitness, Witness &Out) {
+  if (Subs.size() != Reg.Writes.size() || Subs.size() != Reg.Guarded.size() ||
+      Subs.size() != Reg.Conds.size() || Subs.size() != Reg.Locs.size() || NormVars.empty())
+    return false;
+  for (const PolyVar &K : NormVars)
+    if (!Ranges.count(K.Key))
+      return false;
+  auto Folded = [&](const std::vector<Polynomial> &Ps) {
+    std::vector<Polynomial> Out;
+    for (const Polynomial &P : Ps)
+      Out.push_back(F.fold(P, Fn));
+    return Out;
+  };
+  for (size_t I = 0; I < Subs.size(); ++I) {
+    if (!Reg.Writes[I])
+      continue;
+    for (size_t J = 0; J < Subs.size(); ++J) {
+      if (J < I && Reg.Writes[J])
+        continue; // tested as (J, I)
+      std::vector<Polynomial> CI = Folded(Reg.Conds[I]), CJ = Folded(Reg.Conds[J]);
+      std::optional<ExactAnswer> X = testExactly(Subs[I], Subs[J], NormVars, Ranges, &CI, &CJ);
+      if (!X)
+        return false;
+      if (!X->Conflict)
+        continue;
+      if (Reg.Guarded[I] || Reg.Guarded[J] || X->Witness.empty() || !CanWitness)
+        return false;
+      if (!Out.Reg)
+        Out = {&Reg, X->Witness, Reg.Locs[I], Reg.Locs[J], Reg.Writes[J]};
+    }
+  }
+  return true;
+}
+
+/// The race verdict for a witness: "'a' is written in one iteration and read in another
+/// HOW: ITERATIONS touch the same element", with notes at the two accesses.
+OmpVerdict raceVerdict(const Witness &W, const std::string &How) {
+  OmpVerdict V;
+  V.Verdict = RaceVerdict::Race;
+  V.Message = "'" + W.Reg->Name + "' is written in one iteration and " +
+              (W.BothWrite ? "written" : "read") + " in another" + How + ": " + W.Iterations +
+              " touch the same element";
+  V.First = W.First;
+  V.Second = W.Second;
+  V.FirstNote = "written here";
+  V.SecondNote = W.First == W.Second ? "" : W.BothWrite ? "and written here" : "and read here";
+  return V;
+}
 
 
 /// A loop whose every memory access the check can compute, iteration by iteration: one level
@@ -1107,10 +1167,7 @@ struct LinearCheck {
   std::set<const VarDecl *> Handled;  ///< Linear variables whose accesses were compared.
   std::set<std::string> Regions;      ///< The regions compared (the analysis's refusals of
                                       ///< them took j for an invariant).
-  const Region *Race = nullptr;
-  std::string Witness;
-  SourceLocation First, Second;
-  bool BothWrite = false;
+  Witness Race;
 };
 
 LinearCheck checkLinear(Facts &F, const Stmt *Body, const FunctionDecl *Fn, const OmpLoop &L,
@@ -1165,36 +1222,14 @@ LinearCheck checkLinear(Facts &F, const Stmt *Body, const FunctionDecl *Fn, cons
           Names |= P.mentions(VD);
       if (!Names)
         continue;
-      if (Reg.Writes.size() != Reg.Subscripts.size() || Reg.Guarded.size() != Reg.Subscripts.size()) {
-        Decided = false;
-        break;
-      }
       std::vector<std::vector<Polynomial>> Subs;
       for (const std::vector<Polynomial> &S : Reg.Subscripts) {
         Subs.emplace_back();
         for (const Polynomial &P : S)
           Subs.back().push_back(F.fold(P.substitute(J, Now), Fn));
       }
-      for (size_t I = 0; I < Subs.size() && Decided; ++I) {
-        if (!Reg.Writes[I])
-          continue;
-        for (size_t K = 0; K < Subs.size() && Decided; ++K) {
-          if (K < I && Reg.Writes[K])
-            continue;
-          std::optional<ExactAnswer> X = testExactly(Subs[I], Subs[K], NormVars, Ranges);
-          if (!X || (X->Conflict && (Reg.Guarded[I] || Reg.Guarded[K] || X->Witness.empty()))) {
-            Decided = false;
-            break;
-          }
-          if (X->Conflict && !Out.Race) {
-            Out.Race = &Reg;
-            Out.Witness = X->Witness;
-            Out.First = Reg.Locs[I];
-            Out.Second = Reg.Locs[K];
-            Out.BothWrite = Reg.Writes[K];
-          }
-        }
-      }
+      Decided = compareAccesses(F, Fn, Reg, Subs, NormVars, Ranges, /*CanWitness=*/true,
+                                Out.Race);
       if (!Decided)
         break;
       Out.Regions.insert(Reg.Name);
@@ -1228,61 +1263,24 @@ RowCheck checkRows(Facts &F, const LoopResult &R, const FunctionDecl *Fn,
       }
     if (InRows)
       continue;
-    // As addresses: the element's offset from the base, row-major.
-    std::vector<Polynomial> Flat;
-    bool Flattened = !NormVars.empty() && Reg.Guarded.size() == Reg.Subscripts.size() &&
-                     Reg.Writes.size() == Reg.Subscripts.size() &&
-                     Reg.Conds.size() == Reg.Subscripts.size();
-    for (const PolyVar &K : NormVars)
-      Flattened &= Ranges.count(K.Key) > 0;
+    // As addresses: the element's offset from the base, row-major. A witness needs no
+    // subscript past the end of its row: that needs a bound larger than the row, which callers
+    // may never pass (a parameter `n` over rows of 500), where a subscript before the start of
+    // its row (`j - 1` at j = 0) leaves it whatever the input.
+    std::vector<std::vector<Polynomial>> Flat;
+    bool Decided = true;
     for (const std::vector<Polynomial> &Subs : Reg.Subscripts) {
-      if (!Flattened || Subs.size() != Reg.Rank) {
-        Flattened = false;
-        break;
-      }
-      Polynomial P = F.fold(Subs[0], Fn);
-      for (size_t D = 1; D < Subs.size(); ++D)
-        P = P * Ext[D - 1] + F.fold(Subs[D], Fn);
-      Flattened &= P.isValid();
-      Flat.push_back(P);
+      std::vector<Polynomial> Folded;
+      for (const Polynomial &P : Subs)
+        Folded.push_back(F.fold(P, Fn));
+      Polynomial P = Subs.size() == Reg.Rank ? flattenRowMajor(Folded, Ext)
+                                             : Polynomial::invalid();
+      Decided &= P.isValid();
+      Flat.push_back({P});
     }
-    bool Decided = Flattened;
-    for (size_t I = 0; I < Flat.size() && Decided; ++I) {
-      if (!Reg.Writes[I])
-        continue;
-      for (size_t J = 0; J < Flat.size() && Decided; ++J) {
-        if (J < I && Reg.Writes[J])
-          continue; // tested as (J, I)
-        std::vector<Polynomial> CI, CJ;
-        for (const Polynomial &P : Reg.Conds[I])
-          CI.push_back(F.fold(P, Fn));
-        for (const Polynomial &P : Reg.Conds[J])
-          CJ.push_back(F.fold(P, Fn));
-        std::optional<ExactAnswer> X =
-            testExactly({Flat[I]}, {Flat[J]}, NormVars, Ranges, &CI, &CJ);
-        if (!X) {
-          Decided = false;
-          break;
-        }
-        if (!X->Conflict)
-          continue;
-        // A witness needs both accesses made at every point of the nest, and no subscript
-        // past the end of its row: that needs a bound larger than the row, which callers may
-        // never pass (a parameter `n` over rows of 500), where a subscript before the start of
-        // its row (`j - 1` at j = 0) leaves it whatever the input.
-        if (Reg.Guarded[I] || Reg.Guarded[J] || X->Witness.empty() || !BelowEnds) {
-          Decided = false;
-          break;
-        }
-        if (!Out.Race) {
-          Out.Race = &Reg;
-          Out.Witness = X->Witness;
-          Out.First = Reg.Locs[I];
-          Out.Second = Reg.Locs[J];
-          Out.BothWrite = Reg.Writes[J];
-        }
-      }
-    }
+    Decided = Decided &&
+              compareAccesses(F, Fn, Reg, Flat, NormVars, Ranges, /*CanWitness=*/BelowEnds,
+                              Out.Race);
     if (!Decided && !Out.Leaves)
       Out.Leaves = &Reg;
   }
@@ -1378,20 +1376,8 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
   for (const auto &[PV, Range] : R.InnerRanges)
     InnerCounters.insert(static_cast<const VarDecl *>(PV.Key));
   LinearCheck Linear = checkLinear(*F, Body, Fn, L, R, Written);
-  if (Linear.Race) {
-    V.Verdict = RaceVerdict::Race;
-    V.Message = "'" + Linear.Race->Name + "' is written in one iteration and " +
-                (Linear.BothWrite ? "written" : "read") +
-                " in another, its subscript through a linear variable: " + Linear.Witness +
-                " touch the same element";
-    V.First = Linear.First;
-    V.Second = Linear.Second;
-    V.FirstNote = "written here";
-    V.SecondNote = Linear.BothWrite ? "and written here" : "and read here";
-    if (V.First == V.Second)
-      V.SecondNote.clear();
-    return V;
-  }
+  if (Linear.Race.Reg)
+    return raceVerdict(Linear.Race, ", its subscript through a linear variable");
   const VarDecl *Moving = nullptr;
   for (const VarDecl *VD : Written) {
     if (Scan.Inside.count(VD) || Associated.count(VD) || InnerCounters.count(VD) ||
@@ -1416,20 +1402,8 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
     if (std::optional<OmpVerdict> T = TableLoop(*F, Fn).check(Loop, R))
       return *T;
   RowCheck Rows = checkRows(*F, R, Fn, ThreadPrivate);
-  if (Rows.Race && !SubscriptsMoving) {
-    V.Verdict = RaceVerdict::Race;
-    V.Message = "'" + Rows.Race->Name + "' is written in one iteration and " +
-                (Rows.BothWrite ? "written" : "read") +
-                " in another through a subscript that leaves its row: " + Rows.Witness +
-                " touch the same element";
-    V.First = Rows.First;
-    V.Second = Rows.Second;
-    V.FirstNote = "written here";
-    V.SecondNote = Rows.BothWrite ? "and written here" : "and read here";
-    if (V.First == V.Second)
-      V.SecondNote.clear();
-    return V;
-  }
+  if (Rows.Race.Reg && !SubscriptsMoving)
+    return raceVerdict(Rows.Race, " through a subscript that leaves its row");
   for (const RejectReason &Reason : R.Reasons)
     if (Reason.Race.Certain && !SubscriptsMoving && !ThreadPrivate.count(subjectOf(Reason)) &&
         !Linear.Regions.count(subjectOf(Reason))) {

@@ -23,6 +23,15 @@ void linear(double *restrict a, const double *restrict b, int j) {
     a[j + 1] = b[i];
     j++;
   }
+  // Under a condition no iteration meets, the second element is never written: no witness.
+  // CHECK: openmp-check-linear.c:[[@LINE+1]]:1: remark: OpenMP loop is race-free: no two iterations touch one element or variable where either writes it
+#pragma omp parallel for linear(j)
+  for (i = 0; i < 100; i++) {
+    a[j] = b[i];
+    if (i > 200)
+      a[j + 1] = b[i];
+    j++;
+  }
   // An access after the change: unknown.
   // CHECK: openmp-check-linear.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: a subscript names 'j', which the loop changes, so the dependence test does not hold for it
 #pragma omp parallel for linear(j)
@@ -38,4 +47,4 @@ void linear(double *restrict a, const double *restrict b, int j) {
     j++;
   }
 }
-// CHECK: remark: OpenMP race check: 4 worksharing loops: 1 with a race, 1 race-free, 2 unknown
+// CHECK: remark: OpenMP race check: 5 worksharing loops: 1 with a race, 2 race-free, 2 unknown

@@ -60,6 +60,12 @@ DepResult testCrossIteration(const std::vector<Polynomial> &A, const std::vector
 std::pair<bool, bool> provablyInside(const Polynomial &P, const Polynomial &Last,
                                      const RangeMap &Ranges);
 
+/// The offset of element Subs (outermost first) from its array's start, row-major, with the
+/// extents of the dimensions after the first: ((s0*e1 + s1)*e2 + s2)... Invalid where an
+/// extent is missing or invalid.
+Polynomial flattenRowMajor(const std::vector<Polynomial> &Subs,
+                           const std::vector<Polynomial> &Extents);
+
 } // namespace clustrix
 
 #endif // CLUSTRIX_ANALYSIS_DEPENDENCE_H
