@@ -466,6 +466,30 @@ public:
   void finish() { Escapes = Uses != Direct.size() || Found.size() != Direct.size(); }
 };
 
+/// Where a pointer points, in a run the check follows: an object and an offset in bytes. The
+/// object is an array variable, a local that holds a fresh block all its life, or a heap block
+/// by its allocation and how many times that allocation had run.
+struct Place {
+  const void *Object = nullptr;
+  unsigned Instance = 0;
+  std::string Name;            ///< "b", or "the block allocated at line 21"
+  bool Block = false;          ///< A heap block named by its allocation: "element 3 of ..."
+  std::optional<int64_t> Size; ///< In bytes, where known.
+  int64_t Offset = 0;
+  bool sameObject(const Place &O) const { return Object == O.Object && Instance == O.Instance; }
+  bool operator==(const Place &O) const { return sameObject(O) && Offset == O.Offset; }
+};
+
+/// The values a run knows: integers, pointers, and arrays of pointers, by variable.
+struct RunState {
+  std::map<const VarDecl *, int64_t> Ints;
+  std::map<const VarDecl *, Place> Pointers;
+  std::map<const VarDecl *, std::vector<std::optional<Place>>> PointerArrays;
+  bool operator==(const RunState &O) const {
+    return Ints == O.Ints && Pointers == O.Pointers && PointerArrays == O.PointerArrays;
+  }
+};
+
 } // namespace
 
 struct OpenMPChecker::Facts {
@@ -478,6 +502,14 @@ struct OpenMPChecker::Facts {
   std::map<const void *, std::vector<int64_t>> Tables;
   std::map<const FunctionDecl *, std::map<const void *, int64_t>> Locals;
   std::map<const VarDecl *, bool> Changed;
+  /// For each function, whether a run of it can be followed (no goto, no setjmp), the
+  /// variables a run follows, and the state in which it starts (the followed globals' values).
+  struct Followed {
+    bool Runnable = false;
+    std::set<const VarDecl *> Vars;
+    RunState Start;
+  };
+  std::map<const FunctionDecl *, Followed> FollowedIn;
 
   /// Whether the function writes V anywhere but its declaration, or takes its address.
   bool changedInFunction(const VarDecl *V) {
@@ -813,23 +845,294 @@ OmpVerdict raceVerdict(const Witness &W, const std::string &How) {
 }
 
 
+/// The evaluator the runs share: integer expressions (constants, the state's integers, the
+/// unit's constants, elements of lookup tables, exact arithmetic and comparisons) and pointer
+/// expressions (where they point).
+class Machine {
+public:
+  Machine(Facts &F, const FunctionDecl *Fn) : F(F), Fn(Fn) {}
+
+  /// The value of an integer expression; none where any part of it is not known exactly (an
+  /// overflow, unsigned arithmetic, a variable of unknown value, a side effect).
+  std::optional<int64_t> eval(const Expr *E) {
+    E = E->IgnoreParens();
+    if (!E->getType()->isIntegerType())
+      return std::nullopt;
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(E)) {
+      if (C->getCastKind() == CK_IntegralToBoolean) {
+        std::optional<int64_t> X = eval(C->getSubExpr());
+        return X ? std::optional<int64_t>(*X != 0) : std::nullopt;
+      }
+      if (C->getCastKind() == CK_LValueToRValue || C->getCastKind() == CK_NoOp ||
+          (C->getCastKind() == CK_IntegralCast &&
+           F.Ctx.getIntWidth(C->getType()) >= F.Ctx.getIntWidth(C->getSubExpr()->getType()) &&
+           C->getType()->isSignedIntegerType() ==
+               C->getSubExpr()->getType()->isSignedIntegerType()))
+        return eval(C->getSubExpr());
+      return std::nullopt;
+    }
+    if (const auto *L = dyn_cast<IntegerLiteral>(E))
+      return L->getValue().getActiveBits() < 63 ? std::optional<int64_t>(L->getValue().getZExtValue())
+                                                : std::nullopt;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if (!V || V->getType().isVolatileQualified())
+        return std::nullopt;
+      if (auto It = S.Ints.find(V); It != S.Ints.end())
+        return It->second;
+      if (Tracked && Tracked->count(V))
+        return std::nullopt; // the run lost its value
+      Polynomial P = F.fold(Polynomial::variable({V, V->getNameAsString(), false}), Fn);
+      return P.asConstant();
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      const auto *Decay = dyn_cast<ImplicitCastExpr>(AS->getBase()->IgnoreParens());
+      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+        return std::nullopt;
+      const auto *DR = dyn_cast<DeclRefExpr>(Decay->getSubExpr()->IgnoreParens());
+      const auto *T = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+      const std::vector<int64_t> *Table = T ? F.table(T) : nullptr;
+      std::optional<int64_t> I = Table ? eval(AS->getIdx()) : std::nullopt;
+      if (!I || *I < 0 || uint64_t(*I) >= Table->size())
+        return std::nullopt;
+      ReadTable = true;
+      return (*Table)[*I];
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      std::optional<int64_t> X = eval(U->getSubExpr());
+      if (X && U->getOpcode() == UO_LNot)
+        return *X == 0;
+      if (X && U->getOpcode() == UO_Plus)
+        return X;
+      return X && U->getOpcode() == UO_Minus && *X != INT64_MIN ? std::optional<int64_t>(-*X)
+                                                                 : std::nullopt;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->getOpcode() == BO_LAnd || B->getOpcode() == BO_LOr) {
+        std::optional<int64_t> X = eval(B->getLHS());
+        if (!X)
+          return std::nullopt;
+        if ((*X != 0) == (B->getOpcode() == BO_LOr))
+          return *X != 0; // the right side is not evaluated
+        std::optional<int64_t> Y = eval(B->getRHS());
+        return Y ? std::optional<int64_t>(*Y != 0) : std::nullopt;
+      }
+      if (B->isComparisonOp()) {
+        if (!B->getLHS()->getType()->isSignedIntegerType() ||
+            !B->getRHS()->getType()->isSignedIntegerType())
+          return std::nullopt;
+        std::optional<int64_t> X = eval(B->getLHS()), Y = eval(B->getRHS());
+        if (!X || !Y)
+          return std::nullopt;
+        switch (B->getOpcode()) {
+        case BO_LT: return *X < *Y;
+        case BO_GT: return *X > *Y;
+        case BO_LE: return *X <= *Y;
+        case BO_GE: return *X >= *Y;
+        case BO_EQ: return *X == *Y;
+        case BO_NE: return *X != *Y;
+        default: return std::nullopt;
+        }
+      }
+      if (!B->getType()->isSignedIntegerType())
+        return std::nullopt; // unsigned arithmetic wraps
+      std::optional<int64_t> X = eval(B->getLHS()), Y = eval(B->getRHS());
+      if (!X || !Y)
+        return std::nullopt;
+      return arithmetic(B->getOpcode(), *X, *Y, B->getType());
+    }
+    return std::nullopt;
+  }
+
+  /// X op Y in the type T, none where it overflows the type or divides by zero.
+  std::optional<int64_t> arithmetic(BinaryOperatorKind Op, int64_t X, int64_t Y, QualType T) {
+    int64_t Out = 0;
+    switch (Op) {
+    case BO_Add:
+    case BO_AddAssign:
+      if (__builtin_add_overflow(X, Y, &Out))
+        return std::nullopt;
+      break;
+    case BO_Sub:
+    case BO_SubAssign:
+      if (__builtin_sub_overflow(X, Y, &Out))
+        return std::nullopt;
+      break;
+    case BO_Mul:
+    case BO_MulAssign:
+      if (__builtin_mul_overflow(X, Y, &Out))
+        return std::nullopt;
+      break;
+    case BO_Div:
+    case BO_Rem:
+    case BO_DivAssign:
+    case BO_RemAssign:
+      if (Y == 0 || (X == INT64_MIN && Y == -1))
+        return std::nullopt;
+      Out = Op == BO_Div || Op == BO_DivAssign ? X / Y : X % Y;
+      break;
+    default:
+      return std::nullopt;
+    }
+    // The value must fit the expression's type, or the program's arithmetic overflowed.
+    if (!T->isSignedIntegerType() ||
+        llvm::APSInt::getMinValue(F.Ctx.getIntWidth(T), false).getSExtValue() > Out ||
+        llvm::APSInt::getMaxValue(F.Ctx.getIntWidth(T), false).getSExtValue() < Out)
+      return std::nullopt;
+    return Out;
+  }
+
+  /// The size in bytes of Elem, the elements a pointer of type Elem * steps over.
+  std::optional<int64_t> elementSize(QualType Elem) {
+    if (Elem->isIncompleteType() || Elem->isFunctionType() || Elem->isVoidType())
+      return std::nullopt;
+    return F.Ctx.getTypeSizeInChars(Elem).getQuantity();
+  }
+
+  /// Where a pointer expression of elements of type Elem points. Follows the state's pointers
+  /// and arrays of pointers, locals that the function never changes (a fresh block, another
+  /// such pointer plus a constant), arrays, `&p[k]` and `p + k`.
+  std::optional<Place> pointee(const Expr *E, QualType Elem, unsigned Depth = 0) {
+    if (Depth > 8)
+      return std::nullopt;
+    std::optional<int64_t> ElemSize = elementSize(Elem);
+    if (!ElemSize || *ElemSize == 0)
+      return std::nullopt;
+    E = E->IgnoreParens();
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(E)) {
+      if (C->getCastKind() == CK_LValueToRValue || C->getCastKind() == CK_NoOp)
+        return pointee(C->getSubExpr(), Elem, Depth);
+      if (C->getCastKind() == CK_ArrayToPointerDecay) {
+        const auto *DR = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens());
+        const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+        const auto *AT = V ? F.Ctx.getAsArrayType(V->getType()) : nullptr;
+        if (!AT || !F.Ctx.hasSameUnqualifiedType(AT->getElementType(), Elem))
+          return std::nullopt;
+        Place P;
+        P.Object = V->getCanonicalDecl();
+        P.Name = V->getNameAsString();
+        if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
+          P.Size = F.Ctx.getTypeSizeInChars(CAT).getQuantity();
+        return P;
+      }
+      return std::nullopt;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub)
+        return std::nullopt;
+      std::optional<int64_t> K = eval(B->getRHS());
+      auto P = K ? pointee(B->getLHS(), Elem, Depth + 1) : std::nullopt;
+      if (!P)
+        return std::nullopt;
+      return moved(*P, B->getOpcode() == BO_Add ? *K : -*K, *ElemSize);
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      // `&p[k]`: where p points, k elements on.
+      const auto *AS = U->getOpcode() == UO_AddrOf
+                           ? dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens())
+                           : nullptr;
+      std::optional<int64_t> K = AS ? eval(AS->getIdx()) : std::nullopt;
+      auto P = K && F.Ctx.hasSameUnqualifiedType(AS->getType(), Elem)
+                   ? pointee(AS->getBase(), Elem, Depth + 1)
+                   : std::nullopt;
+      if (!P)
+        return std::nullopt;
+      return moved(*P, *K, *ElemSize);
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      // An element of an array of pointers the state knows.
+      const auto *Decay = dyn_cast<ImplicitCastExpr>(AS->getBase()->IgnoreParens());
+      const auto *DR = Decay && Decay->getCastKind() == CK_ArrayToPointerDecay
+                           ? dyn_cast<DeclRefExpr>(Decay->getSubExpr()->IgnoreParens())
+                           : nullptr;
+      const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+      auto It = V ? S.PointerArrays.find(V) : S.PointerArrays.end();
+      std::optional<int64_t> K = It != S.PointerArrays.end() ? eval(AS->getIdx()) : std::nullopt;
+      if (!K || *K < 0 || uint64_t(*K) >= It->second.size() ||
+          !AS->getType()->isPointerType() ||
+          !F.Ctx.hasSameUnqualifiedType(AS->getType()->getPointeeType(), Elem))
+        return std::nullopt;
+      return It->second[*K];
+    }
+    const auto *DR = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V || !V->getType()->isPointerType() || V->getType().isVolatileQualified() ||
+        !F.Ctx.hasSameUnqualifiedType(V->getType()->getPointeeType(), Elem))
+      return std::nullopt;
+    if (auto It = S.Pointers.find(V); It != S.Pointers.end())
+      return It->second;
+    if ((Tracked && Tracked->count(V)) || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+        !V->getInit() || F.changedInFunction(V))
+      return std::nullopt;
+    if (freshBlock(F, V)) {
+      Place P;
+      P.Object = V;
+      P.Name = V->getNameAsString();
+      return P;
+    }
+    return pointee(V->getInit(), Elem, Depth + 1);
+  }
+
+  /// P moved by K elements of ElemSize bytes; none where the offset overflows.
+  static std::optional<Place> moved(Place P, int64_t K, int64_t ElemSize) {
+    int64_t Bytes = 0;
+    if (__builtin_mul_overflow(K, ElemSize, &Bytes) ||
+        __builtin_add_overflow(P.Offset, Bytes, &P.Offset))
+      return std::nullopt;
+    return P;
+  }
+
+  Facts &F;
+  const FunctionDecl *Fn;
+  RunState S;
+  /// Whether an evaluation read an element of a lookup table.
+  bool ReadTable = false;
+  /// The variables a context run follows: where it lost one's value, the value is unknown (not
+  /// the initializer's).
+  const std::set<const VarDecl *> *Tracked = nullptr;
+};
+
+/// One state in which a function reaches a loop: the values of the variables the loop names
+/// that a run of the function from its start follows, and at which arrival it was first seen.
+struct LoopContext {
+  RunState State;
+  unsigned Arrival = 0;
+};
+
 /// A loop whose every memory access the check can compute, iteration by iteration: one level
 /// with constant bounds, a body of declarations of integer locals and assignments to elements
 /// through pointers of fixed value, with subscripts through lookup tables the program never
 /// changes (`idx = indexSet[i]; xa1[idx] += 1.0; xa2[idx] += 3.0;`, where xa2 = xa1 + 12).
 /// The verdict is then exact: a race with the two iterations and the element, or race-free.
-class TableLoop {
+/// Run in a context (a state in which its function reaches it), the loop may name variables
+/// whose value the run knows: pointers swapped between time steps, a buffer index `p = 1 - p`.
+class TableLoop : private Machine {
 public:
-  TableLoop(Facts &F, const FunctionDecl *Fn) : F(F), Fn(Fn) {}
+  TableLoop(Facts &F, const FunctionDecl *Fn) : Machine(F, Fn) {}
 
-  std::optional<OmpVerdict> check(const Stmt *Loop, const LoopResult &R) {
+  std::optional<OmpVerdict> check(const Stmt *Loop, const LoopResult &R,
+                                  const LoopContext *Context = nullptr,
+                                  const std::set<const VarDecl *> *Follows = nullptr) {
     const auto *For = dyn_cast<ForStmt>(Loop);
     if (!For || R.Nest.size() != 1 || !R.Nest[0].Var)
       return std::nullopt;
     const CanonicalLoop &N = R.Nest[0];
-    std::optional<int64_t> Init = F.fold(N.InitValue, Fn).asConstant();
-    std::optional<int64_t> Bound = F.fold(N.BoundValue, Fn).asConstant();
-    std::optional<int64_t> Step = F.fold(N.StepPoly, Fn).asConstant();
+    RunState Base = Context ? Context->State : RunState();
+    Tracked = Follows;
+    auto Constant = [&](const Polynomial &P) -> std::optional<int64_t> {
+      Polynomial Out = F.fold(P, Fn);
+      if (!Out.isValid())
+        return std::nullopt;
+      for (const auto &[M, C] : P.terms())
+        for (const PolyVar &V : M)
+          if (auto It = Base.Ints.find(static_cast<const VarDecl *>(V.Key));
+              It != Base.Ints.end())
+            Out = Out.substitute(V, Polynomial::constant(It->second));
+      return Out.asConstant();
+    };
+    std::optional<int64_t> Init = Constant(N.InitValue);
+    std::optional<int64_t> Bound = Constant(N.BoundValue);
+    std::optional<int64_t> Step = Constant(N.StepPoly);
     if (!Init || !Bound || !Step || *Step == 0 || N.RangeFor)
       return std::nullopt;
     IV = N.Var;
@@ -839,19 +1142,27 @@ public:
       Stmts.assign(CS->body_begin(), CS->body_end());
     else
       Stmts.push_back(For->getBody());
-    std::map<std::pair<const ValueDecl *, int64_t>, Touch> Seen;
+    std::map<std::tuple<const void *, unsigned, int64_t>, Touch> Seen;
+    std::map<std::pair<const void *, unsigned>, int64_t> ElemSizes;
     unsigned Trips = 0;
     for (int64_t I = *Init; inRange(I, *Bound, N.Cmp); I += *Step) {
       if (++Trips > (1u << 16))
         return std::nullopt;
-      Values.clear();
-      Values[IV] = I;
+      S = Base;
+      S.Ints[IV] = I;
       std::vector<Access> As;
-      for (const Stmt *S : Stmts)
-        if (!run(S, As))
+      for (const Stmt *St : Stmts)
+        if (!run(St, As))
           return std::nullopt;
       for (const Access &A : As) {
-        auto [It, New] = Seen.emplace(std::make_pair(A.Root, A.Offset), Touch{I, A, false});
+        // One object is read and written in one element size, or the elements are not
+        // compared as elements.
+        auto [SizeIt, NewObject] =
+            ElemSizes.emplace(std::make_pair(A.At.Object, A.At.Instance), A.ElemSize);
+        if (!NewObject && SizeIt->second != A.ElemSize)
+          return std::nullopt;
+        auto [It, New] = Seen.emplace(std::make_tuple(A.At.Object, A.At.Instance, A.At.Offset),
+                                      Touch{I, A, false});
         Touch &T = It->second;
         if (New || T.Iteration == I) {
           T.Written |= A.Write;
@@ -864,10 +1175,9 @@ public:
         const Access &Other = T.First; // a write where its iteration made one
         OmpVerdict V;
         V.Verdict = RaceVerdict::Race;
-        V.Message = "iterations " + N.VarName + " = " + std::to_string(T.Iteration) +
-                    " and " + N.VarName + " = " + std::to_string(I) + " both reach " +
-                    A.Root->getNameAsString() + "[" + std::to_string(A.Offset) + "], through '" +
-                    Other.Spelled + "' and '" + A.Spelled + "', and " +
+        V.Message = "iterations " + N.VarName + " = " + std::to_string(T.Iteration) + " and " +
+                    N.VarName + " = " + std::to_string(I) + " both reach " + elementName(A) +
+                    ", through '" + Other.Spelled + "' and '" + A.Spelled + "', and " +
                     (Other.Write && A.Write ? "both write it" : "one writes it");
         V.First = Other.Loc;
         V.Second = A.Loc;
@@ -878,15 +1188,16 @@ public:
     }
     OmpVerdict V;
     V.Verdict = RaceVerdict::RaceFree;
-    V.Message = "run iteration by iteration through its lookup tables, no two iterations touch "
-                "one element where either writes it";
+    V.Message = std::string("run iteration by iteration") +
+                (ReadTable ? " through its lookup tables" : "") +
+                ", no two iterations touch one element where either writes it";
     return V;
   }
 
 private:
   struct Access {
-    const ValueDecl *Root = nullptr;
-    int64_t Offset = 0;
+    Place At;
+    int64_t ElemSize = 1;
     bool Write = false;
     SourceLocation Loc;
     std::string Spelled;
@@ -896,6 +1207,11 @@ private:
     Access First;
     bool Written;
   };
+
+  static std::string elementName(const Access &A) {
+    std::string Index = std::to_string(A.At.Offset / A.ElemSize);
+    return A.At.Block ? "element " + Index + " of " + A.At.Name : A.At.Name + "[" + Index + "]";
+  }
 
   static bool inRange(int64_t I, int64_t Bound, LoopCmp Cmp) {
     switch (Cmp) {
@@ -909,20 +1225,21 @@ private:
   }
 
   /// Runs one statement of the body: false where it is not of the understood shape.
-  bool run(const Stmt *S, std::vector<Access> &As) {
-    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+  bool run(const Stmt *St, std::vector<Access> &As) {
+    if (const auto *DS = dyn_cast<DeclStmt>(St)) {
       for (const Decl *D : DS->decls()) {
         const auto *V = dyn_cast<VarDecl>(D);
         if (!V || !V->getType()->isIntegerType() || !V->getInit() || V->isStaticLocal())
           return false;
-        std::optional<int64_t> X = eval(V->getInit(), As);
+        // The initializer's reads of tables are constant: no access to record.
+        std::optional<int64_t> X = eval(V->getInit());
         if (!X || F.changedInFunction(V))
           return false;
-        Values[V] = *X;
+        S.Ints[V] = *X;
       }
       return true;
     }
-    const auto *E = dyn_cast<Expr>(S);
+    const auto *E = dyn_cast<Expr>(St);
     if (!E)
       return false;
     E = E->IgnoreParenImpCasts();
@@ -932,7 +1249,7 @@ private:
     // The right side first: what it reads.
     if (!B->getRHS()->getType()->isArithmeticType() || !readsOnly(B->getRHS(), As))
       return false;
-    std::optional<Access> W = element(B->getLHS(), As);
+    std::optional<Access> W = element(B->getLHS());
     if (!W)
       return false;
     W->Write = true; // a compound assignment's read is of the element it writes
@@ -957,14 +1274,17 @@ private:
       return !B->isAssignmentOp() && !B->isCommaOp() && readsOnly(B->getLHS(), As) &&
              readsOnly(B->getRHS(), As);
     if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      // A variable of arithmetic type: the body writes none but its own integer locals (its
+      // writes are to elements of arrays and blocks), so the loop reads the value it starts
+      // with.
       const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-      return V && (Values.count(V) || (V->getType()->isArithmeticType() &&
-                                        !F.changedInFunction(V) && V->hasLocalStorage()));
+      return V && (S.Ints.count(V) || (V->getType()->isArithmeticType() &&
+                                        !V->getType().isVolatileQualified()));
     }
     if (isa<ArraySubscriptExpr>(E)) {
-      if (eval(E, As))
+      if (eval(E))
         return true; // a table's element
-      std::optional<Access> A = element(E, As);
+      std::optional<Access> A = element(E);
       if (!A)
         return false;
       As.push_back(*A);
@@ -974,25 +1294,24 @@ private:
   }
 
   /// The element `p[e]` names, through a pointer of fixed value.
-  std::optional<Access> element(const Expr *E, std::vector<Access> &As) {
+  std::optional<Access> element(const Expr *E) {
     const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParens());
     if (!AS)
       return std::nullopt;
-    std::optional<int64_t> Index = eval(AS->getIdx(), As);
-    if (!Index)
+    std::optional<int64_t> Index = eval(AS->getIdx());
+    std::optional<Place> P = Index ? pointee(AS->getBase(), AS->getType()) : std::nullopt;
+    std::optional<int64_t> ElemSize = P ? elementSize(AS->getType()) : std::nullopt;
+    if (!ElemSize)
       return std::nullopt;
-    std::optional<std::pair<const ValueDecl *, int64_t>> P =
-        pointee(AS->getBase(), AS->getType(), 0);
-    if (!P)
+    P = moved(*P, *Index, *ElemSize);
+    // Inside the object (an array's elements; a heap block's from its start, to its end where
+    // the run knows it): an element outside is undefined behaviour, of which no run tells.
+    if (!P || P->Offset < 0 || P->Offset % *ElemSize != 0 ||
+        (P->Size && P->Offset + *ElemSize > *P->Size))
       return std::nullopt;
     Access A;
-    A.Root = P->first;
-    A.Offset = P->second + *Index;
-    // Inside the object (an array's elements; a heap block's from its start): an element
-    // outside is undefined behaviour, of which no run tells.
-    const auto *AT = F.Ctx.getAsConstantArrayType(cast<VarDecl>(A.Root)->getType());
-    if (A.Offset < 0 || (AT && uint64_t(A.Offset) >= AT->getSize().getZExtValue()))
-      return std::nullopt;
+    A.At = *P;
+    A.ElemSize = *ElemSize;
     A.Loc = AS->getBeginLoc();
     A.Spelled = spellingOf(AS);
     return A;
@@ -1004,139 +1323,738 @@ private:
     return Lexer::getSourceText(Range, SM, F.Ctx.getLangOpts()).str();
   }
 
-  /// Where a pointer expression of elements of type Elem points: a root (a fresh heap block or
-  /// an array variable) and an offset in elements. Follows locals that the function never
-  /// changes, defined as another such pointer plus a constant.
-  std::optional<std::pair<const ValueDecl *, int64_t>> pointee(const Expr *E, QualType Elem,
-                                                               unsigned Depth) {
-    if (Depth > 8)
-      return std::nullopt;
-    E = E->IgnoreParens();
-    if (const auto *C = dyn_cast<ImplicitCastExpr>(E)) {
-      if (C->getCastKind() == CK_LValueToRValue || C->getCastKind() == CK_NoOp)
-        return pointee(C->getSubExpr(), Elem, Depth);
-      if (C->getCastKind() == CK_ArrayToPointerDecay) {
-        const auto *DR = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens());
-        const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-        const auto *AT = V ? F.Ctx.getAsArrayType(V->getType()) : nullptr;
-        if (!AT || !F.Ctx.hasSameUnqualifiedType(AT->getElementType(), Elem))
-          return std::nullopt;
-        return std::make_pair(static_cast<const ValueDecl *>(V), int64_t(0));
-      }
-      return std::nullopt;
-    }
-    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
-      if (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub)
-        return std::nullopt;
-      std::vector<Access> None;
-      std::optional<int64_t> K = eval(B->getRHS(), None);
-      if (!K || !None.empty())
-        return std::nullopt;
-      auto P = pointee(B->getLHS(), Elem, Depth + 1);
-      if (!P)
-        return std::nullopt;
-      P->second += B->getOpcode() == BO_Add ? *K : -*K;
-      return P;
-    }
-    const auto *DR = dyn_cast<DeclRefExpr>(E);
-    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getType()->isPointerType() ||
-        !F.Ctx.hasSameUnqualifiedType(V->getType()->getPointeeType(), Elem) || !V->getInit() ||
-        F.changedInFunction(V))
-      return std::nullopt;
-    if (freshBlock(F, V))
-      return std::make_pair(static_cast<const ValueDecl *>(V), int64_t(0));
-    return pointee(V->getInit(), Elem, Depth + 1);
-  }
-
-  /// The value of an integer expression in this iteration: constants, the loop variable, the
-  /// body's integer locals, elements of lookup tables, and arithmetic on them.
-  std::optional<int64_t> eval(const Expr *E, std::vector<Access> &As) {
-    E = E->IgnoreParens();
-    if (!E->getType()->isIntegerType())
-      return std::nullopt;
-    if (const auto *C = dyn_cast<ImplicitCastExpr>(E)) {
-      if (C->getCastKind() == CK_LValueToRValue || C->getCastKind() == CK_NoOp ||
-          (C->getCastKind() == CK_IntegralCast &&
-           F.Ctx.getIntWidth(C->getType()) >= F.Ctx.getIntWidth(C->getSubExpr()->getType()) &&
-           C->getType()->isSignedIntegerType() ==
-               C->getSubExpr()->getType()->isSignedIntegerType()))
-        return eval(C->getSubExpr(), As);
-      return std::nullopt;
-    }
-    if (const auto *L = dyn_cast<IntegerLiteral>(E))
-      return L->getValue().getActiveBits() < 63 ? std::optional<int64_t>(L->getValue().getZExtValue())
-                                                : std::nullopt;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
-      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-      if (!V)
-        return std::nullopt;
-      if (auto It = Values.find(V); It != Values.end())
-        return It->second;
-      Polynomial P = F.fold(Polynomial::variable({V, V->getNameAsString(), false}), Fn);
-      return P.asConstant();
-    }
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-      const auto *Decay = dyn_cast<ImplicitCastExpr>(AS->getBase()->IgnoreParens());
-      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
-        return std::nullopt;
-      const auto *DR = dyn_cast<DeclRefExpr>(Decay->getSubExpr()->IgnoreParens());
-      const auto *T = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-      const std::vector<int64_t> *Table = T ? F.table(T) : nullptr;
-      std::optional<int64_t> I = Table ? eval(AS->getIdx(), As) : std::nullopt;
-      if (!I || *I < 0 || uint64_t(*I) >= Table->size())
-        return std::nullopt;
-      return (*Table)[*I];
-    }
-    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
-      std::optional<int64_t> X = U->getOpcode() == UO_Minus ? eval(U->getSubExpr(), As)
-                                                            : std::nullopt;
-      return X && *X != INT64_MIN ? std::optional<int64_t>(-*X) : std::nullopt;
-    }
-    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
-      if (!B->getType()->isSignedIntegerType())
-        return std::nullopt; // unsigned arithmetic wraps
-      std::optional<int64_t> X = eval(B->getLHS(), As), Y = eval(B->getRHS(), As);
-      if (!X || !Y)
-        return std::nullopt;
-      int64_t Out = 0;
-      switch (B->getOpcode()) {
-      case BO_Add:
-        if (__builtin_add_overflow(*X, *Y, &Out))
-          return std::nullopt;
-        break;
-      case BO_Sub:
-        if (__builtin_sub_overflow(*X, *Y, &Out))
-          return std::nullopt;
-        break;
-      case BO_Mul:
-        if (__builtin_mul_overflow(*X, *Y, &Out))
-          return std::nullopt;
-        break;
-      case BO_Div:
-      case BO_Rem:
-        if (*Y == 0 || (*X == INT64_MIN && *Y == -1))
-          return std::nullopt;
-        Out = B->getOpcode() == BO_Div ? *X / *Y : *X % *Y;
-        break;
-      default:
-        return std::nullopt;
-      }
-      // The value must fit the expression's type, or the program's arithmetic overflowed.
-      if (llvm::APSInt::getMinValue(F.Ctx.getIntWidth(B->getType()), false).getSExtValue() > Out ||
-          llvm::APSInt::getMaxValue(F.Ctx.getIntWidth(B->getType()), false).getSExtValue() < Out)
-        return std::nullopt;
-      return Out;
-    }
-    return std::nullopt;
-  }
-
-  Facts &F;
-  const FunctionDecl *Fn;
   const VarDecl *IV = nullptr;
-  std::map<const VarDecl *, int64_t> Values;
 };
 
+/// The variables of a function that a run of it can follow, because nothing but the function's
+/// own statements changes them: locals (integers, pointers, arrays of up to 64 pointers) whose
+/// address stays in the function, and, in `main` of a whole program that never names `main`,
+/// globals of those types that only `main` writes and no code takes the address of.
+class FollowedVariables : public RecursiveASTVisitor<FollowedVariables> {
+public:
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+  bool TraverseDecl(Decl *D) {
+    const FunctionDecl *Saved = Current;
+    if (auto *FD = dyn_cast_or_null<FunctionDecl>(D))
+      Current = FD;
+    bool Go = RecursiveASTVisitor::TraverseDecl(D);
+    Current = Saved;
+    return Go;
+  }
+  bool VisitExpr(Expr *E) {
+    if (const VarDecl *V = writtenVar(E))
+      WrittenIn[V].insert(Current);
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf) {
+      const Expr *Sub = U->getSubExpr()->IgnoreParens();
+      if (const VarDecl *V = varOf(Sub))
+        Escaped.insert(V);
+      if (const VarDecl *A = subscripted(Sub))
+        Escaped.insert(A);
+    }
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        ++Uses[V];
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      if (const VarDecl *A = subscripted(AS))
+        ++SubscriptUses[A];
+    // An element of an array of pointers assigned: a write of the array.
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
+      if (const VarDecl *A = subscripted(B->getLHS()->IgnoreParens()))
+        WrittenIn[A].insert(Current);
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->isIncrementDecrementOp())
+      if (const VarDecl *A = subscripted(U->getSubExpr()->IgnoreParens()))
+        WrittenIn[A].insert(Current);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *D) {
+    // A reference bound to it (or to one of its elements) may write it.
+    if (D->getType()->isReferenceType() && D->getInit()) {
+      const Expr *Init = D->getInit()->IgnoreParenImpCasts();
+      if (const VarDecl *V = varOf(Init))
+        Escaped.insert(V);
+      if (const VarDecl *A = subscripted(Init))
+        Escaped.insert(A);
+    }
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+      bool ByReference = !Callee || I >= Callee->getNumParams() ||
+                         Callee->getParamDecl(I)->getType()->isReferenceType();
+      if (!ByReference)
+        continue;
+      const Expr *Arg = C->getArg(I)->IgnoreParenImpCasts();
+      if (const VarDecl *V = varOf(Arg); V && C->getArg(I)->isGLValue())
+        Escaped.insert(V);
+      if (const VarDecl *A = subscripted(Arg); A && C->getArg(I)->isGLValue())
+        Escaped.insert(A);
+    }
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    // A capture by reference lets the lambda change the variable wherever it is called.
+    for (const LambdaCapture &C : L->captures())
+      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+        if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()))
+          Escaped.insert(V);
+    return true;
+  }
+
+  /// The array variable whose element E names (`u[k]`), where it is one.
+  static const VarDecl *subscripted(const Expr *E) {
+    const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+    const auto *Decay = AS ? dyn_cast<ImplicitCastExpr>(AS->getBase()->IgnoreParens()) : nullptr;
+    if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+      return nullptr;
+    return varOf(Decay->getSubExpr());
+  }
+
+  const FunctionDecl *Current = nullptr;
+  std::map<const VarDecl *, std::set<const FunctionDecl *>> WrittenIn;
+  std::set<const VarDecl *> Escaped;
+  std::map<const VarDecl *, unsigned> Uses, SubscriptUses;
+};
+
+/// The statements a run cannot follow through: a jump (goto), a function that may return
+/// twice (setjmp).
+class Unfollowable : public RecursiveASTVisitor<Unfollowable> {
+public:
+  bool VisitGotoStmt(GotoStmt *) { return !(Found = true); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *) { return !(Found = true); }
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *F = C->getDirectCallee())
+      if (F->getIdentifier() && F->getName().contains("setjmp"))
+        Found = true;
+    return !Found;
+  }
+  bool Found = false;
+};
+
+/// The followed variables that S writes and does not declare (a variable S declares, such as a
+/// loop's counter, is gone when S ends).
+class FollowedWrites : public RecursiveASTVisitor<FollowedWrites> {
+public:
+  explicit FollowedWrites(const std::set<const VarDecl *> &Follows) : Follows(Follows) {}
+  bool VisitVarDecl(VarDecl *D) {
+    Declared.insert(D);
+    return true;
+  }
+  bool VisitExpr(Expr *E) {
+    const VarDecl *V = writtenVar(E);
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
+      if (const VarDecl *A = FollowedVariables::subscripted(B->getLHS()->IgnoreParens()))
+        V = A;
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->isIncrementDecrementOp())
+      if (const VarDecl *A = FollowedVariables::subscripted(U->getSubExpr()->IgnoreParens()))
+        V = A;
+    if (V && Follows.count(V))
+      Written.insert(V);
+    return true;
+  }
+  bool any() const {
+    return llvm::any_of(Written, [&](const VarDecl *V) { return !Declared.count(V); });
+  }
+  const std::set<const VarDecl *> &Follows;
+  std::set<const VarDecl *> Declared, Written;
+};
+
+/// A run of a function from its start, at compile time, following the values of its followed
+/// variables, to find the states in which it reaches one loop. Every decision of its control
+/// flow before and around the loop must be known (a condition on a followed variable or on the
+/// unit's constants), and statements whose effect it does not compute must change no followed
+/// variable and leave no enclosing statement. Calls are allowed: no callee can change a followed
+/// variable. The run is exact: each state it records is the one the program has when it
+/// arrives at the loop that time. Where it stops early, the states seen so far are still
+/// states of the program, but there may be others.
+class ContextRun : private Machine {
+public:
+  ContextRun(Facts &F, const FunctionDecl *Fn, const Stmt *Target) : Machine(F, Fn), Target(Target) {}
+
+  /// Runs the function. Complete: the run reached the function's end (or a return, or a call
+  /// that does not return), so Contexts holds every state.
+  void run() {
+    const Stmt *Body = Fn ? Fn->getBody() : nullptr;
+    if (!Body || !onPath(Body))
+      return;
+    auto [It, New] = F.FollowedIn.emplace(Fn, Facts::Followed());
+    if (New) {
+      Unfollowable U;
+      U.TraverseStmt(const_cast<Stmt *>(Body));
+      It->second.Runnable = !U.Found;
+      if (It->second.Runnable) {
+        chooseFollowed(Body);
+        It->second.Vars = Follows;
+        It->second.Start = S;
+      }
+    }
+    if (!It->second.Runnable)
+      return;
+    Follows = It->second.Vars;
+    S = It->second.Start;
+    chooseNeeded();
+    if (Needed.empty())
+      return; // the loop names no variable the run follows: one state, that of the unit
+    Tracked = &Follows;
+    Flow Out = exec(Body);
+    Complete = Out == Flow::Next || Out == Flow::Return;
+  }
+
+  /// Whether the loop names no variable the run follows (or the run never chose them).
+  bool needsNone() const { return Needed.empty(); }
+
+  std::set<const VarDecl *> Follows;
+  std::vector<LoopContext> Contexts;
+  bool Complete = false;
+
+private:
+  enum class Flow { Next, Break, Continue, Return, Lost };
+
+  /// Whether S holds the target loop (and records the statements on the way to it).
+  bool onPath(const Stmt *S) {
+    if (!S)
+      return false;
+    bool On = S == Target;
+    for (const Stmt *C : S->children())
+      On |= onPath(C);
+    if (On)
+      Path.insert(S);
+    return On;
+  }
+
+  void chooseFollowed(const Stmt *Body) {
+    FollowedVariables Uses;
+    bool Globals = Fn->isMain() && F.WholeProgram;
+    if (Globals)
+      Uses.TraverseDecl(F.Ctx.getTranslationUnitDecl());
+    else
+      Uses.TraverseStmt(const_cast<Stmt *>(Body));
+    auto Kind = [&](const VarDecl *V) {
+      QualType T = V->getType();
+      if (T.isVolatileQualified() || T->isReferenceType() || V->getTLSKind() != VarDecl::TLS_None)
+        return 0;
+      if (T->isIntegerType())
+        return 1;
+      if (T->isPointerType() && elementSize(T->getPointeeType()))
+        return 2;
+      const auto *AT = F.Ctx.getAsConstantArrayType(T);
+      if (AT && AT->getElementType()->isPointerType() && AT->getSize().getZExtValue() <= 64 &&
+          !AT->getElementType().isVolatileQualified() &&
+          Uses.Uses[V] == Uses.SubscriptUses[V] && elementSize(AT->getElementType()->getPointeeType()))
+        return 3;
+      return 0;
+    };
+    // Locals of the function.
+    class Locals : public RecursiveASTVisitor<Locals> {
+    public:
+      bool VisitVarDecl(VarDecl *V) {
+        if (V->hasLocalStorage() && !isa<ParmVarDecl>(V))
+          Found.push_back(V);
+        return true;
+      }
+      std::vector<const VarDecl *> Found;
+    } L;
+    L.TraverseStmt(const_cast<Stmt *>(Body));
+    for (const VarDecl *V : L.Found)
+      if (Kind(V) && !Uses.Escaped.count(V))
+        Follows.insert(V);
+    if (Globals) {
+      CallSites Main(Fn->getCanonicalDecl());
+      Main.TraverseDecl(F.Ctx.getTranslationUnitDecl());
+      if (Main.Uses == 0 && Main.Found.empty())
+        for (const auto &[V, Count] : Uses.Uses) {
+          (void)Count;
+          if (!V->hasGlobalStorage() || V->isStaticLocal() || !Kind(V) || Uses.Escaped.count(V) ||
+              V->getType().isConstQualified())
+            continue;
+          auto W = Uses.WrittenIn.find(V);
+          if (W != Uses.WrittenIn.end() &&
+              llvm::any_of(W->second, [&](const FunctionDecl *D) {
+                return !D || D->getCanonicalDecl() != Fn->getCanonicalDecl();
+              }))
+            continue;
+          const VarDecl *Canon = V->getCanonicalDecl();
+          bool Redeclared = llvm::any_of(Canon->redecls(), [&](const VarDecl *D) { return D != V; });
+          if (Redeclared)
+            continue; // one declaration, so each use names the one followed here
+          Follows.insert(V);
+          start(V);
+        }
+    }
+  }
+
+  /// The followed variables the loop names: the states keep only these.
+  void chooseNeeded() {
+    class Names : public RecursiveASTVisitor<Names> {
+    public:
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+          Found.insert(V);
+        return true;
+      }
+      std::set<const VarDecl *> Found;
+    } N;
+    N.TraverseStmt(const_cast<Stmt *>(Target));
+    for (const VarDecl *V : N.Found)
+      if (Follows.count(V))
+        Needed.insert(V);
+  }
+
+  /// A global's value when main starts: its initializer's, or zero.
+  void start(const VarDecl *V) {
+    const VarDecl *Def = nullptr;
+    const Expr *Init = V->getAnyInitializer(Def);
+    if (V->getType()->isIntegerType()) {
+      if (!Init)
+        S.Ints[V] = 0;
+      else if (std::optional<int64_t> C = constantInit(V, F.Ctx))
+        S.Ints[V] = *C;
+    } else if (V->getType()->isPointerType() && Init) {
+      if (std::optional<Place> P = pointee(Init, V->getType()->getPointeeType()))
+        S.Pointers[V] = *P;
+    }
+  }
+
+  bool writesFollowed(const Stmt *St) {
+    auto [It, New] = Writes.emplace(St, false);
+    if (New) {
+      FollowedWrites W(Follows);
+      W.TraverseStmt(const_cast<Stmt *>(St));
+      It->second = W.any();
+    }
+    return It->second;
+  }
+
+  bool leaves(const Stmt *St) {
+    auto [It, New] = Leaves.emplace(St, false);
+    if (New)
+      It->second = mayLeave(St);
+    return It->second;
+  }
+
+  /// Whether the run may pass over St without computing it.
+  bool skippable(const Stmt *St) {
+    return !Path.count(St) && !writesFollowed(St) && !leaves(St);
+  }
+
+  void arrive() {
+    ++Arrivals;
+    RunState Now;
+    for (const VarDecl *V : Needed) {
+      if (auto It = S.Ints.find(V); It != S.Ints.end())
+        Now.Ints.insert(*It);
+      if (auto It = S.Pointers.find(V); It != S.Pointers.end())
+        Now.Pointers.insert(*It);
+      if (auto It = S.PointerArrays.find(V); It != S.PointerArrays.end())
+        Now.PointerArrays.insert(*It);
+    }
+    for (const LoopContext &C : Contexts)
+      if (C.State == Now)
+        return;
+    Contexts.push_back({std::move(Now), Arrivals});
+  }
+
+  Flow exec(const Stmt *St) {
+    if (!St)
+      return Flow::Next;
+    if (++Steps > (1u << 20))
+      return Flow::Lost;
+    if (St == Target || (isa<OMPExecutableDirective>(St) && Path.count(St))) {
+      // The loop (or the OpenMP construct around it) is not run: the states before it are
+      // what the check needs, and it must change no followed variable.
+      if (writesFollowed(St))
+        return Flow::Lost;
+      arrive();
+      if (Contexts.size() > 16)
+        return Flow::Lost;
+      return Flow::Next;
+    }
+    if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
+      for (const Stmt *C : CS->body())
+        if (Flow Out = exec(C); Out != Flow::Next)
+          return Out;
+      return Flow::Next;
+    }
+    if (const auto *AS = dyn_cast<AttributedStmt>(St))
+      return exec(AS->getSubStmt());
+    if (isa<NullStmt>(St))
+      return Flow::Next;
+    if (isa<ReturnStmt>(St))
+      return Flow::Return;
+    if (isa<BreakStmt>(St))
+      return Flow::Break;
+    if (isa<ContinueStmt>(St))
+      return Flow::Continue;
+    if (const auto *DS = dyn_cast<DeclStmt>(St)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && !declare(V))
+          return Flow::Lost;
+      return Flow::Next;
+    }
+    if (const auto *E = dyn_cast<Expr>(St))
+      return expression(E);
+    if (const auto *If = dyn_cast<IfStmt>(St)) {
+      std::optional<int64_t> C =
+          If->getInit() || If->getConditionVariable() || If->isConsteval() || !pure(If->getCond())
+              ? std::nullopt
+              : eval(If->getCond());
+      if (!C)
+        return skippable(St) ? Flow::Next : Flow::Lost;
+      return exec(*C ? If->getThen() : If->getElse());
+    }
+    if (const auto *For = dyn_cast<ForStmt>(St)) {
+      if (skippable(St))
+        return Flow::Next;
+      if (For->getConditionVariable())
+        return Flow::Lost;
+      if (Flow Out = exec(For->getInit()); Out != Flow::Next)
+        return Flow::Lost;
+      return loop(For->getCond(), For->getBody(), For->getInc(), false);
+    }
+    if (const auto *While = dyn_cast<WhileStmt>(St)) {
+      if (skippable(St))
+        return Flow::Next;
+      if (While->getConditionVariable())
+        return Flow::Lost;
+      return loop(While->getCond(), While->getBody(), nullptr, false);
+    }
+    if (const auto *Do = dyn_cast<DoStmt>(St)) {
+      if (skippable(St))
+        return Flow::Next;
+      return loop(Do->getCond(), Do->getBody(), nullptr, true);
+    }
+    return skippable(St) ? Flow::Next : Flow::Lost;
+  }
+
+  Flow loop(const Expr *Cond, const Stmt *Body, const Expr *Inc, bool BodyFirst) {
+    for (bool First = true;; First = false) {
+      if (!(BodyFirst && First) && Cond) {
+        std::optional<int64_t> C = pure(Cond) ? eval(Cond) : std::nullopt;
+        if (!C)
+          return Flow::Lost;
+        if (!*C)
+          return Flow::Next;
+      }
+      Flow Out = exec(Body);
+      if (Out == Flow::Break)
+        return Flow::Next;
+      if (Out == Flow::Return || Out == Flow::Lost)
+        return Out;
+      if (Inc && expression(Inc) != Flow::Next)
+        return Flow::Lost;
+    }
+  }
+
+  /// Whether evaluating E leaves the followed variables as they are and returns.
+  bool pure(const Expr *E) { return !writesFollowed(E) && !leaves(E); }
+
+  /// A declaration: a followed variable takes its initializer's value (unknown where the run
+  /// cannot compute it); any other must be initialized without effect on followed variables.
+  bool declare(const VarDecl *V) {
+    const Expr *Init = V->getInit();
+    if (Init && !pure(Init))
+      return false;
+    if (!Follows.count(V))
+      return true;
+    forget(V);
+    if (!Init)
+      return true;
+    QualType T = V->getType();
+    if (T->isIntegerType()) {
+      if (std::optional<int64_t> X = eval(Init))
+        S.Ints[V] = *X;
+    } else if (T->isPointerType()) {
+      if (std::optional<Place> P = pointerValue(Init, T->getPointeeType()))
+        S.Pointers[V] = *P;
+    } else if (const auto *AT = F.Ctx.getAsConstantArrayType(T)) {
+      std::vector<std::optional<Place>> Elems(AT->getSize().getZExtValue());
+      if (const auto *IL = dyn_cast<InitListExpr>(Init->IgnoreParens()))
+        for (unsigned I = 0; I < IL->getNumInits() && I < Elems.size(); ++I)
+          Elems[I] = pointerValue(IL->getInit(I), AT->getElementType()->getPointeeType());
+      S.PointerArrays[V] = std::move(Elems);
+    }
+    return true;
+  }
+
+  void forget(const VarDecl *V) {
+    S.Ints.erase(V);
+    S.Pointers.erase(V);
+    S.PointerArrays.erase(V);
+  }
+
+  /// A pointer's new value: a fresh block, or where another pointer expression points.
+  std::optional<Place> pointerValue(const Expr *E, QualType Elem) {
+    const Expr *Bare = E->IgnoreParenCasts();
+    std::optional<int64_t> Bytes;
+    bool Allocates = false;
+    if (const auto *C = dyn_cast<CallExpr>(Bare)) {
+      const FunctionDecl *Callee = C->getDirectCallee();
+      StringRef Name = Callee && Callee->getIdentifier() ? Callee->getName() : "";
+      if (Name == "malloc" && C->getNumArgs() == 1) {
+        Allocates = true;
+        Bytes = size(C->getArg(0));
+      } else if (Name == "calloc" && C->getNumArgs() == 2) {
+        Allocates = true;
+        std::optional<int64_t> N = size(C->getArg(0)), M = size(C->getArg(1));
+        int64_t Out = 0;
+        if (N && M && !__builtin_mul_overflow(*N, *M, &Out))
+          Bytes = Out;
+      } else if (Name == "aligned_alloc" && C->getNumArgs() == 2) {
+        Allocates = true;
+        Bytes = size(C->getArg(1));
+      }
+    } else if (const auto *New = dyn_cast<CXXNewExpr>(Bare)) {
+      Allocates = !New->getNumPlacementArgs();
+      std::optional<int64_t> Elem = elementSize(New->getAllocatedType());
+      std::optional<int64_t> Count = int64_t(1);
+      if (New->isArray())
+        Count = New->getArraySize() ? size(*New->getArraySize()) : std::nullopt;
+      int64_t Out = 0;
+      if (Elem && Count && !__builtin_mul_overflow(*Elem, *Count, &Out))
+        Bytes = Out;
+    }
+    if (!Allocates)
+      return pointee(E, Elem);
+    Place P;
+    P.Object = Bare;
+    P.Instance = ++Allocations[Bare];
+    P.Block = true;
+    P.Name = "the block allocated at line " +
+             std::to_string(F.Ctx.getSourceManager().getPresumedLineNumber(Bare->getExprLoc()));
+    if (P.Instance > 1)
+      P.Name += " (its allocation number " + std::to_string(P.Instance) + ")";
+    P.Size = Bytes;
+    return P;
+  }
+
+  /// A size in bytes, as the program computes it in unsigned arithmetic (`n * sizeof(double)`),
+  /// where no step wraps.
+  std::optional<int64_t> size(const Expr *E) {
+    Expr::EvalResult R;
+    if (!E->isValueDependent() && E->EvaluateAsInt(R, F.Ctx)) {
+      const llvm::APSInt &V = R.Val.getInt();
+      if (V.isNegative() || V.getActiveBits() > 62)
+        return std::nullopt;
+      return V.getZExtValue();
+    }
+    E = E->IgnoreParens();
+    if (const auto *C = dyn_cast<CastExpr>(E))
+      if (C->getCastKind() == CK_IntegralCast || C->getCastKind() == CK_LValueToRValue ||
+          C->getCastKind() == CK_NoOp)
+        return size(C->getSubExpr());
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      std::optional<int64_t> X = size(B->getLHS()), Y = size(B->getRHS());
+      int64_t Out = 0;
+      if (!X || !Y)
+        return std::nullopt;
+      if (B->getOpcode() == BO_Mul && !__builtin_mul_overflow(*X, *Y, &Out))
+        return Out;
+      if (B->getOpcode() == BO_Add && !__builtin_add_overflow(*X, *Y, &Out))
+        return Out;
+      return std::nullopt;
+    }
+    std::optional<int64_t> X = E->getType()->isSignedIntegerType() ? eval(E) : std::nullopt;
+    return X && *X >= 0 ? X : std::nullopt;
+  }
+
+  /// An expression statement: an assignment (or increment) of a followed variable or of an
+  /// element of a followed array is computed; anything else must leave them alone.
+  Flow expression(const Expr *E) {
+    E = E->IgnoreParens();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr()->IgnoreParens();
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->getOpcode() == BO_Comma) {
+      if (Flow Out = expression(B->getLHS()); Out != Flow::Next)
+        return Out;
+      return expression(B->getRHS());
+    }
+    const Expr *Target = nullptr, *Value = nullptr;
+    BinaryOperatorKind Op = BO_Assign;
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp()) {
+      Target = B->getLHS()->IgnoreParens();
+      Value = B->getRHS();
+      Op = B->getOpcode();
+    } else if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->isIncrementDecrementOp()) {
+      Target = U->getSubExpr()->IgnoreParens();
+      Op = U->isIncrementOp() ? BO_AddAssign : BO_SubAssign;
+    }
+    const VarDecl *V = Target ? varOf(Target) : nullptr;
+    const VarDecl *A = Target ? FollowedVariables::subscripted(Target) : nullptr;
+    if ((V && Follows.count(V) && isa<DeclRefExpr>(Target)) || (A && Follows.count(A))) {
+      if (Value && !pure(Value))
+        return Flow::Lost;
+      if (A) {
+        assignElement(A, cast<ArraySubscriptExpr>(Target), Op, Value);
+        return Flow::Next;
+      }
+      assign(V, Op, Value);
+      return Flow::Next;
+    }
+    if (pure(E))
+      return Flow::Next;
+    // A call that does not return ends the run, where its arguments change nothing.
+    if (const auto *C = dyn_cast<CallExpr>(E))
+      if (const FunctionDecl *Callee = C->getDirectCallee(); Callee && Callee->isNoReturn())
+        if (llvm::all_of(C->arguments(), [&](const Expr *Arg) { return pure(Arg); }))
+          return Flow::Return;
+    return Flow::Lost;
+  }
+
+  /// V op= Value (Value null: an increment or decrement by one).
+  void assign(const VarDecl *V, BinaryOperatorKind Op, const Expr *Value) {
+    QualType T = V->getType();
+    if (T->isIntegerType()) {
+      auto Old = S.Ints.find(V);
+      std::optional<int64_t> New;
+      if (Op == BO_Assign)
+        New = eval(Value);
+      else if (Old != S.Ints.end()) {
+        std::optional<int64_t> Y = Value ? eval(Value) : std::optional<int64_t>(1);
+        if (Y && (!Value || Value->getType()->isSignedIntegerType()))
+          New = arithmetic(Op, Old->second, *Y, T);
+      }
+      forget(V);
+      if (New)
+        S.Ints[V] = *New;
+      return;
+    }
+    QualType Elem = T->getPointeeType();
+    std::optional<Place> New;
+    if (Op == BO_Assign) {
+      New = pointerValue(Value, Elem);
+    } else if (auto Old = S.Pointers.find(V);
+               Old != S.Pointers.end() && (Op == BO_AddAssign || Op == BO_SubAssign)) {
+      std::optional<int64_t> K = Value ? eval(Value) : std::optional<int64_t>(1);
+      std::optional<int64_t> ElemSize = elementSize(Elem);
+      if (K && ElemSize)
+        New = moved(Old->second, Op == BO_AddAssign ? *K : -*K, *ElemSize);
+    }
+    forget(V);
+    if (New)
+      S.Pointers[V] = *New;
+  }
+
+  /// A[k] op= Value, for an array of pointers.
+  void assignElement(const VarDecl *A, const ArraySubscriptExpr *AS, BinaryOperatorKind Op,
+                     const Expr *Value) {
+    auto It = S.PointerArrays.find(A);
+    std::optional<int64_t> K = eval(AS->getIdx());
+    if (It == S.PointerArrays.end() || !K || *K < 0 || uint64_t(*K) >= It->second.size()) {
+      S.PointerArrays.erase(A);
+      return;
+    }
+    std::optional<Place> &Slot = It->second[*K];
+    QualType Elem = AS->getType()->getPointeeType();
+    std::optional<Place> New;
+    if (Op == BO_Assign) {
+      New = pointerValue(Value, Elem);
+    } else if (Slot && (Op == BO_AddAssign || Op == BO_SubAssign)) {
+      std::optional<int64_t> D = Value ? eval(Value) : std::optional<int64_t>(1);
+      std::optional<int64_t> ElemSize = elementSize(Elem);
+      if (D && ElemSize)
+        New = moved(*Slot, Op == BO_AddAssign ? *D : -*D, *ElemSize);
+    }
+    Slot = New;
+  }
+
+  const Stmt *Target;
+  std::set<const Stmt *> Path;
+  std::set<const VarDecl *> Needed;
+  std::map<const Expr *, unsigned> Allocations;
+  std::map<const Stmt *, bool> Writes, Leaves;
+  unsigned Arrivals = 0;
+  unsigned Steps = 0;
+};
+
+std::string ordinal(unsigned N) {
+  const char *Suffix = (N % 100 >= 11 && N % 100 <= 13) ? "th"
+                       : N % 10 == 1                   ? "st"
+                       : N % 10 == 2                   ? "nd"
+                       : N % 10 == 3                   ? "rd"
+                                                       : "th";
+  return std::to_string(N) + Suffix;
+}
+
+/// "the 2nd time 'main' reaches the loop, with p = 1 and u1 and u2 at the block allocated at
+/// line 20": the context's integers, and its pointers grouped by where they point.
+std::string describe(Facts &F, const LoopContext &C, const FunctionDecl *Fn) {
+  const SourceManager &SM = F.Ctx.getSourceManager();
+  std::string Out = "the " + ordinal(C.Arrival) + " time '" + Fn->getNameAsString() +
+                    "' reaches the loop";
+  auto Before = [&](const VarDecl *A, const VarDecl *B) {
+    return SM.isBeforeInTranslationUnit(A->getLocation(), B->getLocation());
+  };
+  std::vector<std::string> Parts;
+  std::vector<const VarDecl *> Ints;
+  for (const auto &[V, X] : C.State.Ints)
+    if (!F.fold(Polynomial::variable({V, V->getNameAsString(), false}), Fn).asConstant())
+      Ints.push_back(V); // a constant of the unit is no news
+  llvm::sort(Ints, Before);
+  for (const VarDecl *V : Ints)
+    Parts.push_back(V->getNameAsString() + " = " + std::to_string(C.State.Ints.at(V)));
+  std::vector<const VarDecl *> Pointers;
+  for (const auto &[V, P] : C.State.Pointers)
+    Pointers.push_back(V);
+  llvm::sort(Pointers, Before);
+  std::set<const VarDecl *> Said;
+  for (const VarDecl *V : Pointers) {
+    if (Said.count(V))
+      continue;
+    const Place &P = C.State.Pointers.at(V);
+    std::vector<std::string> Names;
+    for (const VarDecl *W : Pointers)
+      if (!Said.count(W) && C.State.Pointers.at(W) == P) {
+        Names.push_back(W->getNameAsString());
+        Said.insert(W);
+      }
+    std::string Where = P.Name;
+    int64_t ElemSize = F.Ctx.getTypeSizeInChars(V->getType()->getPointeeType()).getQuantity();
+    if (P.Offset != 0 && ElemSize > 0)
+      Where = P.Block ? "element " + std::to_string(P.Offset / ElemSize) + " of " + P.Name
+                      : P.Name + "[" + std::to_string(P.Offset / ElemSize) + "]";
+    std::string Who = Names[0];
+    for (size_t I = 1; I < Names.size(); ++I)
+      Who += (I + 1 == Names.size() ? " and " : ", ") + Names[I];
+    Parts.push_back(Who + " at " + Where);
+  }
+  for (size_t I = 0; I < Parts.size(); ++I)
+    Out += (I == 0 ? ", with " : I + 1 == Parts.size() ? " and " : ", ") + Parts[I];
+  return Out;
+}
+
+/// The loop judged in each state in which a run of its function reaches it: a race in one of
+/// them (with that state), or race-free in all of them where the run saw every state.
+std::optional<OmpVerdict> checkInContexts(Facts &F, const Stmt *Loop, const FunctionDecl *Fn,
+                                          const LoopResult &R) {
+  if (!isa<ForStmt>(Loop) || !Fn || !Fn->hasBody())
+    return std::nullopt;
+  ContextRun Run(F, Fn, Loop);
+  Run.run();
+  if (Run.needsNone())
+    return TableLoop(F, Fn).check(Loop, R);
+  if (Run.Contexts.empty())
+    return std::nullopt;
+  bool AllFree = Run.Complete;
+  for (const LoopContext &C : Run.Contexts) {
+    std::optional<OmpVerdict> V = TableLoop(F, Fn).check(Loop, R, &C, &Run.Follows);
+    if (V && V->Verdict == RaceVerdict::Race) {
+      V->Message += ", " + describe(F, C, Fn);
+      return V;
+    }
+    AllFree &= V && V->Verdict == RaceVerdict::RaceFree;
+  }
+  if (!AllFree)
+    return std::nullopt;
+  OmpVerdict V;
+  V.Verdict = RaceVerdict::RaceFree;
+  size_t N = Run.Contexts.size();
+  V.Message = "run iteration by iteration in " +
+              (N == 1 ? std::string("the one state") : "each of the " + std::to_string(N) + " states") +
+              " in which '" + Fn->getNameAsString() +
+              "' reaches it, no two iterations touch one element where either writes it";
+  return V;
+}
 
 /// The steps of a loop's `linear(j)` and `linear(j: s)` variables (s an integer literal), by
 /// name; a linear clause of another form gives no step.
@@ -1309,6 +2227,19 @@ OpenMPChecker::~OpenMPChecker() = default;
 OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const OmpLoop &L,
                                 const LoopResult &R,
                                 const std::set<std::string> &ThreadPrivate) {
+  OmpVerdict V = checkRules(Loop, Fn, L, R, ThreadPrivate);
+  if (V.Verdict != RaceVerdict::Unknown)
+    return V;
+  // Last, the loop run iteration by iteration, in each state in which its function reaches
+  // it: exact where it applies, whatever the rules could not tell.
+  if (std::optional<OmpVerdict> C = checkInContexts(*F, Loop, Fn, R))
+    return *C;
+  return V;
+}
+
+OmpVerdict OpenMPChecker::checkRules(const Stmt *Loop, const FunctionDecl *Fn, const OmpLoop &L,
+                                     const LoopResult &R,
+                                     const std::set<std::string> &ThreadPrivate) {
   const SourceManager &SM = F->Ctx.getSourceManager();
   OmpVerdict V;
   const Stmt *Body = bodyOf(Loop);

@@ -56,6 +56,11 @@ public:
   struct Facts;
 
 private:
+  /// The verdict by the rules: shared scalars, the dependence test's witnesses and proofs,
+  /// rows, linear variables, lookup tables.
+  OmpVerdict checkRules(const clang::Stmt *Loop, const clang::FunctionDecl *Fn, const OmpLoop &L,
+                        const LoopResult &R, const std::set<std::string> &ThreadPrivate);
+
   std::unique_ptr<Facts> F;
 };
 
