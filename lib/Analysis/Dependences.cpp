@@ -64,10 +64,12 @@ bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
       // outside the iteration space (a triangular nest's rows below the diagonal). The exact
       // test (isl) proves independence or finds two iterations that touch one element.
       std::string Witness;
+      std::vector<std::pair<const void *, int64_t>> Symbols;
       if (std::optional<ExactAnswer> X = testExactly(Subs[I], Subs[J], Nest.NormVars, Ranges)) {
         if (!X->Conflict)
           continue;
         Witness = X->Witness;
+        Symbols = X->Symbols;
         if (Res.Kind == DepKind::Unknown) {
           Res.Kind = DepKind::Dependent;
           Res.Why = X->Witness.empty() ? "two iterations touch the same element"
@@ -94,11 +96,13 @@ bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
         std::optional<ExactAnswer> C = testExactly(Subs[I], Subs[J], Nest.NormVars, Ranges,
                                                    &As[I]->Conds, &As[J]->Conds);
         Witness = C && C->Conflict ? C->Witness : "";
+        Symbols = C && C->Conflict ? C->Symbols : decltype(Symbols)();
       }
       if (Added && !Witness.empty() && !As[I]->Guarded && !As[J]->Guarded) {
         auto &W = Added->Race;
         W.Certain = true;
         W.Iterations = Witness;
+        W.Symbols = Symbols;
         W.First = As[I]->Loc;
         W.Second = As[J]->Loc;
         W.BothWrite = OtherWrites;

@@ -36,7 +36,7 @@ public:
       if (M.size() > 1)
         return false; // a product of variables or symbols: not affine
       for (const PolyVar &V : M) {
-        (V.IsLoopVar ? Loops : Symbols).emplace(V.Key, V);
+        (V.IsLoopVar ? Loops : Symbols).emplace(V, V);
         // A quotient symbol brings its numerator's symbols, for the constraint that relates them.
         if (const Quotient *Q = V.IsLoopVar ? nullptr : quotientOf(V.Key))
           if (!Q->Num.loopVars().empty() || !add(Q->Num))
@@ -50,10 +50,10 @@ public:
     std::set<const void *> Done;
     for (bool Changed = true; Changed;) {
       Changed = false;
-      for (const auto &[Key, V] : std::map<const void *, PolyVar>(Loops)) {
-        if (!Done.insert(Key).second)
+      for (const auto &[K, V] : VarMap(Loops)) {
+        if (!Done.insert(V.Key).second)
           continue;
-        auto It = Ranges.find(Key);
+        auto It = Ranges.find(V.Key);
         if (It == Ranges.end())
           continue;
         const PolyRange &R = It->second;
@@ -82,13 +82,16 @@ public:
     return S.empty() ? "0" : S;
   }
 
-  std::map<const void *, PolyVar> Loops, Symbols;
+  /// By name (then key), so that isl's space, and so its sample points, do not depend on
+  /// where the keys live.
+  using VarMap = std::map<PolyVar, PolyVar>;
+  VarMap Loops, Symbols;
 
 private:
-  static size_t index(const std::map<const void *, PolyVar> &Map, const void *Key) {
+  static size_t index(const VarMap &Map, const void *Key) {
     size_t I = 0;
     for (const auto &Entry : Map) {
-      if (Entry.first == Key)
+      if (Entry.first.Key == Key)
         return I;
       ++I;
     }
@@ -229,7 +232,7 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
   };
   Naming Names;
   for (const PolyVar &K : Nest)
-    Names.Loops.emplace(K.Key, K);
+    Names.Loops.emplace(K, K);
   for (size_t D = 0; D < A.size(); ++D)
     if (!Names.add(A[D]) || !Names.add(B[D]))
       return std::nullopt;
@@ -244,13 +247,13 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
     return std::nullopt;
 
   std::string Params, Vars, Cons;
-  for (const auto &[Key, V] : Names.Symbols)
+  for (const auto &[K, V] : Names.Symbols)
     Params += (Params.empty() ? "" : ", ") + Names.symbol(V);
   auto And = [&](const std::string &C) { Cons += (Cons.empty() ? "" : " and ") + C; };
-  for (const auto &[Key, V] : Names.Loops)
+  for (const auto &[K, V] : Names.Loops)
     for (char I : {'a', 'b'}) {
       Vars += (Vars.empty() ? "" : ", ") + Names.loop(V, I);
-      auto It = Ranges.find(Key);
+      auto It = Ranges.find(V.Key);
       if (It == Ranges.end())
         continue;
       const PolyRange &R = It->second;
@@ -278,8 +281,8 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
     }
   // q = Num / Div, truncating toward zero: Div*q <= Num < Div*q + Div when Num >= 0, and
   // Div*q - Div < Num <= Div*q when Num < 0.
-  for (const auto &[Key, V] : Names.Symbols)
-    if (const Quotient *Q = quotientOf(Key)) {
+  for (const auto &[K, V] : Names.Symbols)
+    if (const Quotient *Q = quotientOf(V.Key)) {
       std::string N = "(" + Names.text(Q->Num, 'a') + ")", D = std::to_string(Q->Div);
       std::string DQ = D + "*" + Names.symbol(V);
       And("((" + N + " >= 0 and " + DQ + " <= " + N + " and " + N + " <= " + DQ + " + " + D +
@@ -339,8 +342,8 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
   if (Pt && isl_point_is_void(Pt) == isl_bool_false) {
     std::map<const void *, int> Pos;
     int I = 0;
-    for (const auto &[Key, V] : Names.Loops) {
-      Pos[Key] = I;
+    for (const auto &[K, V] : Names.Loops) {
+      Pos[V.Key] = I;
       I += 2;
     }
     std::string Iters[2];
@@ -357,9 +360,11 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
     // The symbols by name: the order of the message must not depend on where keys live.
     std::vector<std::pair<std::string, long>> Values;
     int P = 0;
-    for (const auto &[Key, V] : Names.Symbols) {
-      if (V.Name.rfind("__clx", 0) != 0 && !quotientOf(Key))
+    for (const auto &[K, V] : Names.Symbols) {
+      if (V.Name.rfind("__clx", 0) != 0 && !quotientOf(V.Key)) {
         Values.push_back({V.Name, coordinate(Pt, isl_dim_param, P)});
+        Answer.Symbols.push_back({V.Key, coordinate(Pt, isl_dim_param, P)});
+      }
       ++P;
     }
     std::sort(Values.begin(), Values.end());

@@ -510,6 +510,9 @@ struct OpenMPChecker::Facts {
     RunState Start;
   };
   std::map<const FunctionDecl *, Followed> FollowedIn;
+  /// While a race is tested again in one state of a run: that state's integers, which fold()
+  /// then takes as constants too.
+  const std::map<const void *, int64_t> *State = nullptr;
 
   /// Whether the function writes V anywhere but its declaration, or takes its address.
   bool changedInFunction(const VarDecl *V) {
@@ -675,7 +678,8 @@ struct OpenMPChecker::Facts {
         if (V.IsLoopVar)
           continue;
         auto It = G.find(V.Key);
-        if (It == G.end() && (It = L.find(V.Key)) == L.end())
+        if (It == G.end() && (It = L.find(V.Key)) == L.end() &&
+            (!State || (It = State->find(V.Key)) == State->end()))
           continue;
         Out = Out.substitute(V, Polynomial::constant(It->second));
       }
@@ -781,6 +785,7 @@ struct Witness {
   std::string Iterations;
   SourceLocation First, Second; ///< The write, and the other access.
   bool BothWrite = false;
+  std::vector<std::pair<const void *, int64_t>> Symbols;
 };
 
 struct RowCheck {
@@ -823,7 +828,7 @@ bool compareAccesses(Facts &F, const FunctionDecl *Fn, const Region &Reg,
       if (Reg.Guarded[I] || Reg.Guarded[J] || X->Witness.empty() || !CanWitness)
         return false;
       if (!Out.Reg)
-        Out = {&Reg, X->Witness, Reg.Locs[I], Reg.Locs[J], Reg.Writes[J]};
+        Out = {&Reg, X->Witness, Reg.Locs[I], Reg.Locs[J], Reg.Writes[J], X->Symbols};
     }
   }
   return true;
@@ -841,6 +846,8 @@ OmpVerdict raceVerdict(const Witness &W, const std::string &How) {
   V.Second = W.Second;
   V.FirstNote = "written here";
   V.SecondNote = W.First == W.Second ? "" : W.BothWrite ? "and written here" : "and read here";
+  V.Symbols = W.Symbols;
+  V.Iterations = W.Iterations;
   return V;
 }
 
@@ -1456,6 +1463,13 @@ public:
   bool any() const {
     return llvm::any_of(Written, [&](const VarDecl *V) { return !Declared.count(V); });
   }
+  std::vector<const VarDecl *> outside() const {
+    std::vector<const VarDecl *> Out;
+    for (const VarDecl *V : Written)
+      if (!Declared.count(V))
+        Out.push_back(V);
+    return Out;
+  }
   const std::set<const VarDecl *> &Follows;
   std::set<const VarDecl *> Declared, Written;
 };
@@ -1638,6 +1652,18 @@ private:
     return !Path.count(St) && !writesFollowed(St) && !leaves(St);
   }
 
+  /// Passes over St, whose effect the run does not compute, where St cannot hold the loop nor
+  /// leave: the followed variables it may write lose their values. False where it cannot.
+  bool pass(const Stmt *St) {
+    if (Path.count(St) || leaves(St))
+      return false;
+    FollowedWrites W(Follows);
+    W.TraverseStmt(const_cast<Stmt *>(St));
+    for (const VarDecl *V : W.outside())
+      forget(V);
+    return true;
+  }
+
   void arrive() {
     ++Arrivals;
     RunState Now;
@@ -1700,7 +1726,7 @@ private:
               ? std::nullopt
               : eval(If->getCond());
       if (!C)
-        return skippable(St) ? Flow::Next : Flow::Lost;
+        return pass(St) ? Flow::Next : Flow::Lost;
       return exec(*C ? If->getThen() : If->getElse());
     }
     if (const auto *For = dyn_cast<ForStmt>(St)) {
@@ -1710,29 +1736,32 @@ private:
         return Flow::Lost;
       if (Flow Out = exec(For->getInit()); Out != Flow::Next)
         return Flow::Lost;
-      return loop(For->getCond(), For->getBody(), For->getInc(), false);
+      return loop(St, For->getCond(), For->getBody(), For->getInc(), false);
     }
     if (const auto *While = dyn_cast<WhileStmt>(St)) {
       if (skippable(St))
         return Flow::Next;
       if (While->getConditionVariable())
         return Flow::Lost;
-      return loop(While->getCond(), While->getBody(), nullptr, false);
+      return loop(St, While->getCond(), While->getBody(), nullptr, false);
     }
     if (const auto *Do = dyn_cast<DoStmt>(St)) {
       if (skippable(St))
         return Flow::Next;
-      return loop(Do->getCond(), Do->getBody(), nullptr, true);
+      return loop(St, Do->getCond(), Do->getBody(), nullptr, true);
     }
-    return skippable(St) ? Flow::Next : Flow::Lost;
+    return skippable(St) || pass(St) ? Flow::Next : Flow::Lost;
   }
 
-  Flow loop(const Expr *Cond, const Stmt *Body, const Expr *Inc, bool BodyFirst) {
+  /// Runs a loop's iterations while its condition is known; where it stops being known, the
+  /// rest of the loop is passed over (pass()).
+  Flow loop(const Stmt *Loop, const Expr *Cond, const Stmt *Body, const Expr *Inc,
+            bool BodyFirst) {
     for (bool First = true;; First = false) {
       if (!(BodyFirst && First) && Cond) {
         std::optional<int64_t> C = pure(Cond) ? eval(Cond) : std::nullopt;
         if (!C)
-          return Flow::Lost;
+          return pass(Loop) ? Flow::Next : Flow::Lost;
         if (!*C)
           return Flow::Next;
       }
@@ -1967,6 +1996,88 @@ private:
   unsigned Steps = 0;
 };
 
+/// Whether a race's witness gives its symbols values they can have. A constant of the unit has
+/// one value; a variable that a complete run of the function computes in every state has its
+/// states' values; any other symbol (a parameter, an input) may take any value. Returns the
+/// values no run has ("k = -10"), or none where the witness holds.
+std::optional<std::string> impossibleWitness(Facts &F, const FunctionDecl *Fn,
+                                             const OmpVerdict &V, const ContextRun &Run) {
+  std::vector<std::pair<const VarDecl *, int64_t>> Computed;
+  std::string Out;
+  auto Say = [&](const VarDecl *VD, int64_t Value) {
+    Out += (Out.empty() ? "" : " and ") + VD->getNameAsString() + " = " + std::to_string(Value);
+  };
+  bool ConstantsHold = true;
+  for (const auto &[Key, Value] : V.Symbols) {
+    const auto *VD = static_cast<const VarDecl *>(Key);
+    // Only variables are constants of the unit, and followed: the key is one where either
+    // finds it.
+    if (std::optional<int64_t> C = F.fold(Polynomial::variable({Key, "s", false}), Fn).asConstant()) {
+      if (*C != Value) {
+        ConstantsHold = false;
+        Say(VD, Value);
+      }
+      continue;
+    }
+    if (Run.Complete && !Run.Contexts.empty() && Run.Follows.count(VD) &&
+        llvm::all_of(Run.Contexts,
+                     [&](const LoopContext &C) { return C.State.Ints.count(VD) != 0; }))
+      Computed.push_back({VD, Value});
+  }
+  if (ConstantsHold) {
+    if (Computed.empty())
+      return std::nullopt;
+    for (const LoopContext &C : Run.Contexts)
+      if (llvm::all_of(Computed,
+                       [&](const auto &S) { return C.State.Ints.at(S.first) == S.second; }))
+        return std::nullopt;
+  }
+  for (const auto &[VD, Value] : Computed)
+    Say(VD, Value);
+  return Out;
+}
+
+/// The race V (two accesses of one region the analysis compared, at V.First and V.Second)
+/// tested again in the state C, whose integers are constants there. None where the accesses are
+/// not found or the test cannot decide.
+std::optional<ExactAnswer> raceInState(Facts &F, const LoopResult &R, const FunctionDecl *Fn,
+                                       const OmpVerdict &V, const LoopContext &C) {
+  std::map<const void *, int64_t> Ints;
+  for (const auto &[VD, X] : C.State.Ints)
+    Ints[VD] = X;
+  struct Restore {
+    Facts &F;
+    ~Restore() { F.State = nullptr; }
+  } Reset{F};
+  F.State = &Ints;
+  std::vector<PolyVar> NormVars;
+  RangeMap Ranges = foldedRanges(F, R, Fn, NormVars);
+  auto Folded = [&](const std::vector<Polynomial> &Ps) {
+    std::vector<Polynomial> Out;
+    for (const Polynomial &P : Ps)
+      Out.push_back(F.fold(P, Fn));
+    return Out;
+  };
+  for (const Region &Reg : R.Regions) {
+    size_t N = Reg.Subscripts.size();
+    if (Reg.Writes.size() != N || Reg.Conds.size() != N || Reg.Locs.size() != N ||
+        Reg.Guarded.size() != N)
+      continue;
+    for (size_t I = 0; I < N; ++I) {
+      if (!Reg.Writes[I] || Reg.Locs[I] != V.First || Reg.Guarded[I])
+        continue;
+      for (size_t J = 0; J < N; ++J) {
+        if (Reg.Locs[J] != V.Second || Reg.Guarded[J])
+          continue;
+        std::vector<Polynomial> CI = Folded(Reg.Conds[I]), CJ = Folded(Reg.Conds[J]);
+        return testExactly(Folded(Reg.Subscripts[I]), Folded(Reg.Subscripts[J]), NormVars,
+                           Ranges, &CI, &CJ);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 std::string ordinal(unsigned N) {
   const char *Suffix = (N % 100 >= 11 && N % 100 <= 13) ? "th"
                        : N % 10 == 1                   ? "st"
@@ -1978,7 +2089,8 @@ std::string ordinal(unsigned N) {
 
 /// "the 2nd time 'main' reaches the loop, with p = 1 and u1 and u2 at the block allocated at
 /// line 20": the context's integers, and its pointers grouped by where they point.
-std::string describe(Facts &F, const LoopContext &C, const FunctionDecl *Fn) {
+std::string describe(Facts &F, const LoopContext &C, const FunctionDecl *Fn,
+                     bool Pointers = true) {
   const SourceManager &SM = F.Ctx.getSourceManager();
   std::string Out = "the " + ordinal(C.Arrival) + " time '" + Fn->getNameAsString() +
                     "' reaches the loop";
@@ -1993,17 +2105,18 @@ std::string describe(Facts &F, const LoopContext &C, const FunctionDecl *Fn) {
   llvm::sort(Ints, Before);
   for (const VarDecl *V : Ints)
     Parts.push_back(V->getNameAsString() + " = " + std::to_string(C.State.Ints.at(V)));
-  std::vector<const VarDecl *> Pointers;
+  std::vector<const VarDecl *> Named;
   for (const auto &[V, P] : C.State.Pointers)
-    Pointers.push_back(V);
-  llvm::sort(Pointers, Before);
+    if (Pointers)
+      Named.push_back(V);
+  llvm::sort(Named, Before);
   std::set<const VarDecl *> Said;
-  for (const VarDecl *V : Pointers) {
+  for (const VarDecl *V : Named) {
     if (Said.count(V))
       continue;
     const Place &P = C.State.Pointers.at(V);
     std::vector<std::string> Names;
-    for (const VarDecl *W : Pointers)
+    for (const VarDecl *W : Named)
       if (!Said.count(W) && C.State.Pointers.at(W) == P) {
         Names.push_back(W->getNameAsString());
         Said.insert(W);
@@ -2026,11 +2139,9 @@ std::string describe(Facts &F, const LoopContext &C, const FunctionDecl *Fn) {
 /// The loop judged in each state in which a run of its function reaches it: a race in one of
 /// them (with that state), or race-free in all of them where the run saw every state.
 std::optional<OmpVerdict> checkInContexts(Facts &F, const Stmt *Loop, const FunctionDecl *Fn,
-                                          const LoopResult &R) {
+                                          const LoopResult &R, const ContextRun &Run) {
   if (!isa<ForStmt>(Loop) || !Fn || !Fn->hasBody())
     return std::nullopt;
-  ContextRun Run(F, Fn, Loop);
-  Run.run();
   if (Run.needsNone())
     return TableLoop(F, Fn).check(Loop, R);
   if (Run.Contexts.empty())
@@ -2228,12 +2339,54 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
                                 const LoopResult &R,
                                 const std::set<std::string> &ThreadPrivate) {
   OmpVerdict V = checkRules(Loop, Fn, L, R, ThreadPrivate);
-  if (V.Verdict != RaceVerdict::Unknown)
+  if (V.Verdict == RaceVerdict::RaceFree)
     return V;
+  std::optional<ContextRun> Run;
+  auto States = [&]() -> ContextRun & {
+    if (!Run) {
+      Run.emplace(*F, Fn, Loop);
+      Run->run();
+    }
+    return *Run;
+  };
+  if (V.Verdict == RaceVerdict::Race) {
+    // The exact test takes each symbol for a free value. A witness that needs a variable the
+    // run of the function computes (a local `k = 1 - k`) holds only where a state has it.
+    std::optional<std::string> Missing = impossibleWitness(*F, Fn, V, States());
+    if (!Missing)
+      return V;
+    // The same two accesses tested again with the values they can have: in each state the run
+    // saw (a conflict there is a race of the program), or with the unit's constants alone.
+    std::vector<LoopContext> Tries = States().Contexts;
+    if (Tries.empty())
+      Tries.emplace_back();
+    for (const LoopContext &C : Tries) {
+      std::optional<ExactAnswer> X = raceInState(*F, R, Fn, V, C);
+      if (!X || !X->Conflict || X->Witness.empty())
+        continue;
+      OmpVerdict W = V;
+      if (size_t At = W.Message.find(V.Iterations);
+          !V.Iterations.empty() && At != std::string::npos)
+        W.Message.replace(At, V.Iterations.size(), X->Witness);
+      if (C.Arrival)
+        W.Message += ", " + describe(*F, C, Fn, /*Pointers=*/false);
+      W.Iterations = X->Witness;
+      W.Symbols = X->Symbols;
+      return W;
+    }
+    if (std::optional<OmpVerdict> C = checkInContexts(*F, Loop, Fn, R, States()))
+      return *C;
+    OmpVerdict U;
+    U.Message = "the dependence test's witness needs " + *Missing + ", which '" +
+                (Fn ? Fn->getNameAsString() : std::string("the function")) +
+                "' never has when it reaches the loop";
+    return U;
+  }
   // Last, the loop run iteration by iteration, in each state in which its function reaches
   // it: exact where it applies, whatever the rules could not tell.
-  if (std::optional<OmpVerdict> C = checkInContexts(*F, Loop, Fn, R))
-    return *C;
+  if (Fn)
+    if (std::optional<OmpVerdict> C = checkInContexts(*F, Loop, Fn, R, States()))
+      return *C;
   return V;
 }
 
@@ -2344,6 +2497,8 @@ OmpVerdict OpenMPChecker::checkRules(const Stmt *Loop, const FunctionDecl *Fn, c
         V.Message += ": " + Reason.Race.Iterations + " touch the same element";
       V.First = Reason.Race.First;
       V.Second = Reason.Race.Second;
+      V.Symbols = Reason.Race.Symbols;
+      V.Iterations = Reason.Race.Iterations;
       V.FirstNote = "written here";
       V.SecondNote = Reason.Race.BothWrite ? "and written here" : "and read here";
       if (V.First == V.Second)

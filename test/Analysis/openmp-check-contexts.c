@@ -248,6 +248,50 @@ void statics(void) {
   }
 }
 
+// The dependence test takes each symbol for a free value; a variable that the run computes in
+// every state has only its states' values. k stays 0 (a value computed, not a constant): no
+// iteration reads another's element, where a free k would meet one.
+void offset_zero(void) {
+  double *u = malloc(100 * sizeof(double));
+  int k = 0;
+  for (int t = 0; t < 4; t++) {
+    // CHECK: openmp-check-contexts.c:[[@LINE+1]]:1: remark: OpenMP loop is race-free: run iteration by iteration in the one state in which 'offset_zero' reaches it, no two iterations touch one element where either writes it
+#pragma omp parallel for
+    for (int i = 0; i < 50; i++)
+      u[i] = u[i + k] * 2.0;
+    k = t - t;
+  }
+}
+
+// k is 0, then 1: the witness is tested again in each state, and holds in the second.
+void offset_toggles(void) {
+  double *u = malloc(100 * sizeof(double));
+  int k = 0;
+  for (int t = 0; t < 4; t++) {
+    // CHECK: openmp-check-contexts.c:[[@LINE+1]]:1: warning: data race in OpenMP loop: 'u' is written in one iteration and read in another: iterations 49 and 48 touch the same element, the 2nd time 'offset_toggles' reaches the loop, with k = 1
+#pragma omp parallel for
+    for (int i = 0; i < 50; i++)
+      // CHECK: openmp-check-contexts.c:[[@LINE+2]]:7: note: written here
+      // CHECK: openmp-check-contexts.c:[[@LINE+1]]:14: note: and read here
+      u[i] = u[i + k] * 2.0;
+    k = 1 - k;
+  }
+}
+
+// Unknown: k stays 0, the bound is a parameter, so the loop is not run in its state; the
+// free witness is not one.
+void offset_zero_bound(int n) {
+  double *u = malloc(100 * sizeof(double));
+  int k = 0;
+  for (int t = 0; t < 4; t++) {
+    // CHECK: openmp-check-contexts.c:[[@LINE+1]]:1: remark: OpenMP race check: unknown: the dependence test's witness needs k = {{-?[0-9]+}}, which 'offset_zero_bound' never has when it reaches the loop
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+      u[i] = u[i + k] * 2.0;
+    k = t - t;
+  }
+}
+
 int main(void) {
   set_w();
   double *a = malloc(100 * sizeof(double));
@@ -272,6 +316,6 @@ int main(void) {
   }
   return 0;
 }
-// PART: remark: OpenMP race check: 18 worksharing loops: 5 with a race, 6 race-free, 7 unknown
-// WHOLE: remark: OpenMP race check: 18 worksharing loops: 5 with a race, 7 race-free, 6 unknown
+// PART: remark: OpenMP race check: 21 worksharing loops: 6 with a race, 7 race-free, 8 unknown
+// WHOLE: remark: OpenMP race check: 21 worksharing loops: 6 with a race, 8 race-free, 7 unknown
 // CHECK: warnings generated.

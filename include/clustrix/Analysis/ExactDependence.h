@@ -25,6 +25,8 @@ struct ExactAnswer {
   /// "iterations 0 and 1 (with n = 2)". Iterations are counted from 0 in the order the loop
   /// runs them.
   std::string Witness;
+  /// The witness's symbols (their polynomial keys: the variables) with their values.
+  std::vector<std::pair<const void *, int64_t>> Symbols;
 };
 
 /// Tests accesses A and B (delinearized subscripts, same rank) for a conflict between two

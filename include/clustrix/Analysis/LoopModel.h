@@ -41,6 +41,8 @@ struct RejectReason {
   struct RaceWitness {
     bool Certain = false;
     std::string Iterations;               ///< "iterations 0 and 1 (with n = 2)"
+    /// The symbols the witness gives values (by key: the variable), with those values.
+    std::vector<std::pair<const void *, int64_t>> Symbols;
     clang::SourceLocation First, Second;  ///< The write, and the other access.
     bool BothWrite = false;
   };

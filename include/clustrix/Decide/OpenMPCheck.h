@@ -22,6 +22,8 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace clustrix {
 
@@ -37,6 +39,11 @@ struct OmpVerdict {
   /// For a race: the two accesses (the same place for a scalar every iteration writes).
   clang::SourceLocation First, Second;
   std::string FirstNote, SecondNote;
+  /// For a race the exact test found: the symbols its witness gives values (by key: the
+  /// variable), with those values.
+  std::vector<std::pair<const void *, int64_t>> Symbols;
+  /// That witness's text in Message ("iterations 0 and 1 (with n = 2)").
+  std::string Iterations;
 };
 
 /// The race check of one translation unit. The facts of the unit it reads (the globals that
