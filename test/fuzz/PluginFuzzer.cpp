@@ -4,8 +4,11 @@
 // plugin and clustrix-rewrite run on every file: the analysis parse with the attribute watcher,
 // Detect, Analyze, Decide and Rewrite (AnalysisAction). Sources that do not compile are left
 // alone by the pipeline, as in a real build; whatever parses must be analyzed without a crash,
-// an assertion or a sanitizer report. Inputs without `gpu_parallel` are skipped, as the plugin
-// skips them.
+// an assertion or a sanitizer report. Inputs without `gpu_parallel` or `omp` are skipped, as
+// the plugin skips them. An input with `omp` also goes through the OpenMP front door in its
+// checking mode (openmp=check): the door's conversion, the analysis of each loop it takes, and
+// the race check, with its runs of the loop's function; as a part and as a whole program, by
+// the input's last byte.
 //
 // The target runs Clang's own parser in-process, and Clang 19 has crashes of its own on some
 // malformed sources (docs/fuzzing.md). Those are not Clustrix's to fix, and one of them ends a
@@ -21,7 +24,9 @@
 // crash of the pipeline on a source Clang parses is still a crash of the target.
 //
 //===----------------------------------------------------------------------===//
+#include "clustrix/Detect/OpenMPDoor.h"
 #include "clustrix/Frontend/AnalysisAction.h"
+#include "clustrix/Support/Text.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -36,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -91,6 +97,22 @@ void runPipeline(const std::string &Code) {
   clang::tooling::runToolOnCodeWithArgs(std::move(Action), Code, parseArgs(), "fuzz.cpp");
 }
 
+/// The OpenMP front door's checking mode on Code, as the plugin runs it: the converted text is
+/// parsed in place of the file, and each loop the door took is judged.
+void runOpenMPCheck(const std::string &Code) {
+  const std::string File = "fuzz.cpp";
+  auto Conversions = std::make_shared<std::map<std::string, clustrix::OmpConversion>>();
+  clustrix::OmpConversion &C = (*Conversions)[clustrix::normalizedPath(File)];
+  C = clustrix::convertOpenMPLoops(Code);
+  clustrix::PipelineOptions Opts;
+  Opts.OpenMP = clustrix::OpenMPMode::Check;
+  Opts.WholeProgram = !Code.empty() && (Code.back() & 1);
+  Opts.OmpFiles = Conversions;
+  clustrix::PipelineOutput Out;
+  clang::tooling::runToolOnCodeWithArgs(std::make_unique<clustrix::AnalysisAction>(Opts, Out),
+                                        C.Text, parseArgs(), File);
+}
+
 /// Clang alone on Code: the parse and Sema, nothing of Clustrix.
 void runClangAlone(const std::string &Code) {
   clang::tooling::runToolOnCodeWithArgs(std::make_unique<clang::SyntaxOnlyAction>(), Code,
@@ -117,9 +139,17 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::string Code(reinterpret_cast<const char *>(Data), Size);
-  if (Code.find("gpu_parallel") == std::string::npos || Code.find('\0') != std::string::npos)
+  bool Annotated = Code.find("gpu_parallel") != std::string::npos;
+  bool OpenMP = Code.find("omp") != std::string::npos;
+  if ((!Annotated && !OpenMP) || Code.find('\0') != std::string::npos)
     return 0;
-  if (runRecovering([&] { runPipeline(Code); }))
+  auto Pipeline = [&] {
+    if (Annotated)
+      runPipeline(Code);
+    if (OpenMP)
+      runOpenMPCheck(Code);
+  };
+  if (runRecovering(Pipeline))
     return 0;
   if (!runRecovering([&] { runClangAlone(Code); })) {
     std::fprintf(stderr, "plugin-fuzzer: Clang alone (-fsyntax-only, without Clustrix) crashes "
@@ -130,7 +160,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::fprintf(stderr, "plugin-fuzzer: the Clustrix pipeline crashed on a source that Clang "
                        "alone parses without a crash; running it again unprotected\n");
   llvm::CrashRecoveryContext::Disable();
-  runPipeline(Code);
+  Pipeline();
   std::fprintf(stderr, "plugin-fuzzer: the second run did not crash; aborting on the first\n");
   std::abort();
 }
