@@ -2078,6 +2078,165 @@ std::optional<ExactAnswer> raceInState(Facts &F, const LoopResult &R, const Func
   return std::nullopt;
 }
 
+std::string describe(Facts &F, const LoopContext &C, const FunctionDecl *Fn,
+                     bool Pointers = true);
+
+/// Where a region's base points in a state: a followed pointer's value, an array, or a local
+/// the function never changes (as Machine::pointee follows it).
+std::optional<Place> baseIn(Machine &M, const Region &Reg) {
+  const auto *V = dyn_cast_or_null<VarDecl>(Reg.Base);
+  if (!V || Reg.IsContainer || Reg.Scalar || Reg.Rank != 1 || !Reg.Affine)
+    return std::nullopt;
+  QualType T = V->getType();
+  QualType Elem;
+  if (T->isPointerType())
+    Elem = T->getPointeeType();
+  else if (const ArrayType *AT = M.F.Ctx.getAsArrayType(T))
+    Elem = AT->getElementType();
+  else
+    return std::nullopt;
+  DeclRefExpr *Ref = DeclRefExpr::Create(
+      M.F.Ctx, NestedNameSpecifierLoc(), SourceLocation(), const_cast<VarDecl *>(V),
+      /*RefersToEnclosingVariableOrCapture=*/false, V->getLocation(), T, VK_LValue);
+  Expr *Value = T->isPointerType()
+                    ? static_cast<Expr *>(ImplicitCastExpr::Create(
+                          M.F.Ctx, T, CK_LValueToRValue, Ref, nullptr, VK_PRValue,
+                          FPOptionsOverride()))
+                    : static_cast<Expr *>(ImplicitCastExpr::Create(
+                          M.F.Ctx, M.F.Ctx.getPointerType(Elem), CK_ArrayToPointerDecay, Ref,
+                          nullptr, VK_PRValue, FPOptionsOverride()));
+  return M.pointee(Value, Elem);
+}
+
+/// A loop the analysis proves where the objects its pointers reach are apart, judged in each
+/// state of a complete run: every region's base points somewhere the state knows; regions on
+/// different objects are apart; regions on one object are compared as offsets into it with the
+/// exact test (the state's integers as constants). A conflict between accesses every iteration
+/// makes is a race in that state; none in any state is a proof.
+std::optional<OmpVerdict> checkApartInStates(Facts &F, const FunctionDecl *Fn,
+                                             const LoopResult &R, const ContextRun &Run) {
+  if (!Fn || Run.Contexts.empty())
+    return std::nullopt;
+  bool AllApart = Run.Complete;
+  for (const LoopContext &C : Run.Contexts) {
+    Machine M(F, Fn);
+    M.S = C.State;
+    M.Tracked = &Run.Follows;
+    struct Restore {
+      Facts &F;
+      ~Restore() { F.State = nullptr; }
+    } Reset{F};
+    std::map<const void *, int64_t> Ints(C.State.Ints.begin(), C.State.Ints.end());
+    F.State = &Ints;
+    std::vector<PolyVar> NormVars;
+    RangeMap Ranges = foldedRanges(F, R, Fn, NormVars);
+    std::vector<std::pair<const Region *, Place>> Bases;
+    bool Known = true;
+    for (const Region &Reg : R.Regions) {
+      if (Reg.Scalar)
+        continue; // no pointer of a state reaches a scalar: they point into arrays and blocks
+      std::optional<Place> P = baseIn(M, Reg);
+      const auto *V = dyn_cast_or_null<VarDecl>(Reg.Base);
+      int64_t ElemSize = 0;
+      if (P && V)
+        ElemSize = M.elementSize(V->getType()->isPointerType()
+                                     ? V->getType()->getPointeeType()
+                                     : F.Ctx.getAsArrayType(V->getType())->getElementType())
+                       .value_or(0);
+      if (!P || ElemSize == 0 || P->Offset % ElemSize != 0 ||
+          Reg.Subscripts.size() != Reg.Writes.size() || Reg.Conds.size() != Reg.Writes.size() ||
+          Reg.Guarded.size() != Reg.Writes.size() || Reg.Locs.size() != Reg.Writes.size()) {
+        Known = false;
+        break;
+      }
+      // Inside its block where the run knows the block's size: an element outside it is
+      // undefined behaviour, and may be another object's.
+      if (P->Size)
+        for (const std::vector<Polynomial> &Sub : Reg.Subscripts) {
+          Polynomial At = F.fold(Sub[0], Fn) + Polynomial::constant(P->Offset / ElemSize);
+          auto [AfterStart, BeforeEnd] =
+              provablyInside(At, Polynomial::constant(*P->Size / ElemSize - 1), Ranges);
+          Known &= AfterStart && BeforeEnd;
+        }
+      if (!Known)
+        break;
+      Bases.push_back({&Reg, *P});
+    }
+    if (!Known) {
+      AllApart = false;
+      continue;
+    }
+    for (size_t A = 0; A < Bases.size(); ++A)
+      for (size_t B = A + 1; B < Bases.size(); ++B) {
+        const auto &[RA, PA] = Bases[A];
+        const auto &[RB, PB] = Bases[B];
+        if (!PA.sameObject(PB))
+          continue;
+        const auto *VA = cast<VarDecl>(RA->Base), *VB = cast<VarDecl>(RB->Base);
+        auto ElemOf = [&](const VarDecl *V) {
+          return V->getType()->isPointerType()
+                     ? V->getType()->getPointeeType()
+                     : F.Ctx.getAsArrayType(V->getType())->getElementType();
+        };
+        if (!F.Ctx.hasSameUnqualifiedType(ElemOf(VA), ElemOf(VB))) {
+          AllApart = false; // one block in two element types
+          continue;
+        }
+        int64_t Size = *M.elementSize(ElemOf(VA));
+        for (size_t I = 0; I < RA->Writes.size(); ++I)
+          for (size_t J = 0; J < RB->Writes.size(); ++J) {
+            if (!RA->Writes[I] && !RB->Writes[J])
+              continue;
+            std::vector<Polynomial> SA = {F.fold(RA->Subscripts[I][0], Fn) +
+                                          Polynomial::constant(PA.Offset / Size)};
+            std::vector<Polynomial> SB = {F.fold(RB->Subscripts[J][0], Fn) +
+                                          Polynomial::constant(PB.Offset / Size)};
+            std::vector<Polynomial> CA, CB;
+            for (const Polynomial &P : RA->Conds[I])
+              CA.push_back(F.fold(P, Fn));
+            for (const Polynomial &P : RB->Conds[J])
+              CB.push_back(F.fold(P, Fn));
+            std::optional<ExactAnswer> X = testExactly(SA, SB, NormVars, Ranges, &CA, &CB);
+            if (!X) {
+              AllApart = false;
+              continue;
+            }
+            if (!X->Conflict)
+              continue;
+            AllApart = false;
+            if (RA->Guarded[I] || RB->Guarded[J] || X->Witness.empty())
+              continue;
+            bool WritesA = RA->Writes[I];
+            OmpVerdict V;
+            V.Verdict = RaceVerdict::Race;
+            V.Message = "'" + (WritesA ? RA : RB)->Name + "' and '" + (WritesA ? RB : RA)->Name +
+                        "' point into " + (PA.Block ? PA.Name : "'" + PA.Name + "'") +
+                        ", and " + X->Witness + " touch one element through them, one " +
+                        (RA->Writes[I] && RB->Writes[J] ? "writing, the other writing" :
+                                                          "writing, the other reading") +
+                        ", " + describe(F, C, Fn);
+            V.First = WritesA ? RA->Locs[I] : RB->Locs[J];
+            V.Second = WritesA ? RB->Locs[J] : RA->Locs[I];
+            V.FirstNote = "written here";
+            V.SecondNote = RA->Writes[I] && RB->Writes[J] ? "and written here" : "and read here";
+            V.Iterations = X->Witness;
+            V.Symbols = X->Symbols;
+            return V;
+          }
+      }
+  }
+  if (!AllApart)
+    return std::nullopt;
+  OmpVerdict V;
+  V.Verdict = RaceVerdict::RaceFree;
+  size_t N = Run.Contexts.size();
+  V.Message = "the analysis proves it where its pointers reach apart objects, and in " +
+              (N == 1 ? std::string("the one state") : "each of the " + std::to_string(N) + " states") +
+              " in which '" + Fn->getNameAsString() + "' reaches it they do, or meet only where " +
+              "the exact test finds no two iterations";
+  return V;
+}
+
 std::string ordinal(unsigned N) {
   const char *Suffix = (N % 100 >= 11 && N % 100 <= 13) ? "th"
                        : N % 10 == 1                   ? "st"
@@ -2090,7 +2249,7 @@ std::string ordinal(unsigned N) {
 /// "the 2nd time 'main' reaches the loop, with p = 1 and u1 and u2 at the block allocated at
 /// line 20": the context's integers, and its pointers grouped by where they point.
 std::string describe(Facts &F, const LoopContext &C, const FunctionDecl *Fn,
-                     bool Pointers = true) {
+                     bool Pointers) {
   const SourceManager &SM = F.Ctx.getSourceManager();
   std::string Out = "the " + ordinal(C.Arrival) + " time '" + Fn->getNameAsString() +
                     "' reaches the loop";
@@ -2387,6 +2546,10 @@ OmpVerdict OpenMPChecker::check(const Stmt *Loop, const FunctionDecl *Fn, const 
   if (Fn)
     if (std::optional<OmpVerdict> C = checkInContexts(*F, Loop, Fn, R, States()))
       return *C;
+  // A proof that lacks only its pointers apart: the states say where they point.
+  if (Fn && V.NeedsApart)
+    if (std::optional<OmpVerdict> C = checkApartInStates(*F, Fn, R, States()))
+      return *C;
   return V;
 }
 
@@ -2546,11 +2709,13 @@ OmpVerdict OpenMPChecker::checkRules(const Stmt *Loop, const FunctionDecl *Fn, c
   }
   // Accepted: the proof holds unless it rests on what only the run can tell.
   const Region *Aliased = nullptr;
+  std::string Apart; // what the proof needs apart, where that is all it needs
   for (const Region &Reg : R.Regions) {
     if (Reg.Scalar) {
-      V.Message = "the loop writes through a pointer that may reach '" + Reg.Name +
-                  "', which it reads; the proof needs them apart";
-      return V;
+      if (Apart.empty())
+        Apart = "the loop writes through a pointer that may reach '" + Reg.Name +
+                "', which it reads; the proof needs them apart";
+      continue;
     }
     if (!Reg.MayAlias || Reg.Restrict || !(Reg.Access & RegionWrite) || Aliased)
       continue;
@@ -2565,12 +2730,10 @@ OmpVerdict OpenMPChecker::checkRules(const Stmt *Loop, const FunctionDecl *Fn, c
                 "row), which the proof does not cover";
     return V;
   }
-  if (Aliased) {
-    V.Message = "'" + Aliased->Name +
-                "' is written through a pointer that may overlap another "
-                "array the loop touches; the proof holds where they do not overlap";
-    return V;
-  }
+  if (Aliased && Apart.empty())
+    Apart = "'" + Aliased->Name +
+            "' is written through a pointer that may overlap another "
+            "array the loop touches; the proof holds where they do not overlap";
   for (const Private &P : R.Privates)
     if (!L.notShared(P.Name) && !ThreadPrivate.count(P.Name) && !OneThread.count(P.Name)) {
       V.Message = "'" + P.Name +
@@ -2580,6 +2743,11 @@ OmpVerdict OpenMPChecker::checkRules(const Stmt *Loop, const FunctionDecl *Fn, c
     }
   if (!R.Appends.empty()) {
     V.Message = "the loop appends to '" + R.Appends.front().Name + "'";
+    return V;
+  }
+  if (!Apart.empty()) {
+    V.Message = Apart;
+    V.NeedsApart = true;
     return V;
   }
   V.Verdict = RaceVerdict::RaceFree;

@@ -292,6 +292,52 @@ void offset_zero_bound(int n) {
   }
 }
 
+// A bound the run does not know (a parameter): the loop is not run, but the analysis proves it
+// where its pointers reach apart objects, and each state says where they point. Two blocks
+// swapped: apart in every state.
+void swapped_n(int n) {
+  double *u = malloc(n * sizeof(double));
+  double *v = malloc(n * sizeof(double));
+  for (int t = 0; t < 10; t++) {
+    // CHECK: openmp-check-contexts.c:[[@LINE+1]]:1: remark: OpenMP loop is race-free: the analysis proves it where its pointers reach apart objects, and in each of the 2 states in which 'swapped_n' reaches it they do, or meet only where the exact test finds no two iterations
+#pragma omp parallel for
+    for (int i = 1; i < n - 1; i++)
+      v[i] = u[i - 1] + u[i + 1];
+    double *tmp = u;
+    u = v;
+    v = tmp;
+  }
+}
+
+// One block from the second step on: the exact test on offsets into it finds the race.
+void aliased_n(int n) {
+  double *u = malloc(n * sizeof(double));
+  double *v = malloc(n * sizeof(double));
+  for (int t = 0; t < 10; t++) {
+    // CHECK: openmp-check-contexts.c:[[@LINE+1]]:1: warning: data race in OpenMP loop: 'v' and 'u' point into the block allocated at line [[@LINE-2]], and iterations 0 and 1 (with n = 4) touch one element through them, one writing, the other reading, the 2nd time 'aliased_n' reaches the loop, with u and v at the block allocated at line [[@LINE-2]]
+#pragma omp parallel for
+    for (int i = 1; i < n - 1; i++)
+      // CHECK: openmp-check-contexts.c:[[@LINE+2]]:7: note: written here
+      // CHECK: openmp-check-contexts.c:[[@LINE+1]]:14: note: and read here
+      v[i] = u[i - 1] + u[i + 1];
+    u = v;
+  }
+}
+
+// Two pointers one element apart in one block: compared as offsets, a race.
+void shifted_n(int n) {
+  double *b = malloc(2 * n * sizeof(double));
+  double *u = b, *v = b + 1;
+  for (int t = 0; t < 10; t++) {
+    // CHECK: openmp-check-contexts.c:[[@LINE+1]]:1: warning: data race in OpenMP loop: 'v' and 'u' point into the block allocated at line [[@LINE-3]], and iterations 0 and 2 (with n = 5) touch one element through them, one writing, the other reading, the 1st time 'shifted_n' reaches the loop, with u at the block allocated at line [[@LINE-3]] and v at element 1 of the block allocated at line [[@LINE-3]]
+#pragma omp parallel for
+    for (int i = 1; i < n - 1; i++)
+      // CHECK: openmp-check-contexts.c:[[@LINE+2]]:7: note: written here
+      // CHECK: openmp-check-contexts.c:[[@LINE+1]]:14: note: and read here
+      v[i] = u[i - 1] + u[i + 1];
+  }
+}
+
 int main(void) {
   set_w();
   double *a = malloc(100 * sizeof(double));
@@ -316,6 +362,6 @@ int main(void) {
   }
   return 0;
 }
-// PART: remark: OpenMP race check: 21 worksharing loops: 6 with a race, 7 race-free, 8 unknown
-// WHOLE: remark: OpenMP race check: 21 worksharing loops: 6 with a race, 8 race-free, 7 unknown
+// PART: remark: OpenMP race check: 24 worksharing loops: 8 with a race, 8 race-free, 8 unknown
+// WHOLE: remark: OpenMP race check: 24 worksharing loops: 8 with a race, 9 race-free, 7 unknown
 // CHECK: warnings generated.

@@ -44,6 +44,9 @@ struct OmpVerdict {
   std::vector<std::pair<const void *, int64_t>> Symbols;
   /// That witness's text in Message ("iterations 0 and 1 (with n = 2)").
   std::string Iterations;
+  /// For an unknown verdict: the analysis proves the loop where the objects its pointers reach
+  /// are apart, and that is all the proof lacks.
+  bool NeedsApart = false;
 };
 
 /// The race check of one translation unit. The facts of the unit it reads (the globals that
