@@ -1012,15 +1012,7 @@ public:
       if (C->getCastKind() == CK_ArrayToPointerDecay) {
         const auto *DR = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens());
         const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-        const auto *AT = V ? F.Ctx.getAsArrayType(V->getType()) : nullptr;
-        if (!AT || !F.Ctx.hasSameUnqualifiedType(AT->getElementType(), Elem))
-          return std::nullopt;
-        Place P;
-        P.Object = V->getCanonicalDecl();
-        P.Name = V->getNameAsString();
-        if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
-          P.Size = F.Ctx.getTypeSizeInChars(CAT).getQuantity();
-        return P;
+        return V ? arrayPlace(V, Elem) : std::nullopt;
       }
       return std::nullopt;
     }
@@ -1063,7 +1055,26 @@ public:
     }
     const auto *DR = dyn_cast<DeclRefExpr>(E);
     const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-    if (!V || !V->getType()->isPointerType() || V->getType().isVolatileQualified() ||
+    return V ? pointerPlace(V, Elem, Depth) : std::nullopt;
+  }
+
+  /// The first element of array V, of elements of type Elem.
+  std::optional<Place> arrayPlace(const VarDecl *V, QualType Elem) {
+    const auto *AT = F.Ctx.getAsArrayType(V->getType());
+    if (!AT || !F.Ctx.hasSameUnqualifiedType(AT->getElementType(), Elem))
+      return std::nullopt;
+    Place P;
+    P.Object = V->getCanonicalDecl();
+    P.Name = V->getNameAsString();
+    if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
+      P.Size = F.Ctx.getTypeSizeInChars(CAT).getQuantity();
+    return P;
+  }
+
+  /// Where pointer variable V (to elements of type Elem) points: its value in the state, or,
+  /// for a local the function never changes, its fresh block or where its initializer points.
+  std::optional<Place> pointerPlace(const VarDecl *V, QualType Elem, unsigned Depth = 0) {
+    if (!V->getType()->isPointerType() || V->getType().isVolatileQualified() ||
         !F.Ctx.hasSameUnqualifiedType(V->getType()->getPointeeType(), Elem))
       return std::nullopt;
     if (auto It = S.Pointers.find(V); It != S.Pointers.end())
@@ -2095,17 +2106,7 @@ std::optional<Place> baseIn(Machine &M, const Region &Reg) {
     Elem = AT->getElementType();
   else
     return std::nullopt;
-  DeclRefExpr *Ref = DeclRefExpr::Create(
-      M.F.Ctx, NestedNameSpecifierLoc(), SourceLocation(), const_cast<VarDecl *>(V),
-      /*RefersToEnclosingVariableOrCapture=*/false, V->getLocation(), T, VK_LValue);
-  Expr *Value = T->isPointerType()
-                    ? static_cast<Expr *>(ImplicitCastExpr::Create(
-                          M.F.Ctx, T, CK_LValueToRValue, Ref, nullptr, VK_PRValue,
-                          FPOptionsOverride()))
-                    : static_cast<Expr *>(ImplicitCastExpr::Create(
-                          M.F.Ctx, M.F.Ctx.getPointerType(Elem), CK_ArrayToPointerDecay, Ref,
-                          nullptr, VK_PRValue, FPOptionsOverride()));
-  return M.pointee(Value, Elem);
+  return T->isPointerType() ? M.pointerPlace(V, Elem) : M.arrayPlace(V, Elem);
 }
 
 /// A loop the analysis proves where the objects its pointers reach are apart, judged in each
