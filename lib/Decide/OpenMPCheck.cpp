@@ -511,8 +511,17 @@ struct OpenMPChecker::Facts {
   };
   std::map<const FunctionDecl *, Followed> FollowedIn;
   /// While a race is tested again in one state of a run: that state's integers, which fold()
-  /// then takes as constants too.
+  /// then takes as constants too (StateScope sets it).
   const std::map<const void *, int64_t> *State = nullptr;
+
+  /// fold() of each polynomial.
+  std::vector<Polynomial> foldAll(const std::vector<Polynomial> &Ps, const FunctionDecl *Fn) {
+    std::vector<Polynomial> Out;
+    Out.reserve(Ps.size());
+    for (const Polynomial &P : Ps)
+      Out.push_back(fold(P, Fn));
+    return Out;
+  }
 
   /// Whether the function writes V anywhere but its declaration, or takes its address.
   bool changedInFunction(const VarDecl *V) {
@@ -807,19 +816,13 @@ bool compareAccesses(Facts &F, const FunctionDecl *Fn, const Region &Reg,
   for (const PolyVar &K : NormVars)
     if (!Ranges.count(K.Key))
       return false;
-  auto Folded = [&](const std::vector<Polynomial> &Ps) {
-    std::vector<Polynomial> Out;
-    for (const Polynomial &P : Ps)
-      Out.push_back(F.fold(P, Fn));
-    return Out;
-  };
   for (size_t I = 0; I < Subs.size(); ++I) {
     if (!Reg.Writes[I])
       continue;
     for (size_t J = 0; J < Subs.size(); ++J) {
       if (J < I && Reg.Writes[J])
         continue; // tested as (J, I)
-      std::vector<Polynomial> CI = Folded(Reg.Conds[I]), CJ = Folded(Reg.Conds[J]);
+      std::vector<Polynomial> CI = F.foldAll(Reg.Conds[I], Fn), CJ = F.foldAll(Reg.Conds[J], Fn);
       std::optional<ExactAnswer> X = testExactly(Subs[I], Subs[J], NormVars, Ranges, &CI, &CJ);
       if (!X)
         return false;
@@ -1117,6 +1120,23 @@ struct LoopContext {
   unsigned Arrival = 0;
 };
 
+/// The integers of a run's state folded as constants (Facts::State) while the scope lives.
+class StateScope {
+public:
+  StateScope(Facts &F, const RunState &S)
+      : F(F), Prev(F.State), Ints(S.Ints.begin(), S.Ints.end()) {
+    F.State = &Ints;
+  }
+  ~StateScope() { F.State = Prev; }
+  StateScope(const StateScope &) = delete;
+  StateScope &operator=(const StateScope &) = delete;
+
+private:
+  Facts &F;
+  const std::map<const void *, int64_t> *Prev;
+  std::map<const void *, int64_t> Ints;
+};
+
 /// A loop whose every memory access the check can compute, iteration by iteration: one level
 /// with constant bounds, a body of declarations of integer locals and assignments to elements
 /// through pointers of fixed value, with subscripts through lookup tables the program never
@@ -1137,20 +1157,14 @@ public:
     const CanonicalLoop &N = R.Nest[0];
     RunState Base = Context ? Context->State : RunState();
     Tracked = Follows;
-    auto Constant = [&](const Polynomial &P) -> std::optional<int64_t> {
-      Polynomial Out = F.fold(P, Fn);
-      if (!Out.isValid())
-        return std::nullopt;
-      for (const auto &[M, C] : P.terms())
-        for (const PolyVar &V : M)
-          if (auto It = Base.Ints.find(static_cast<const VarDecl *>(V.Key));
-              It != Base.Ints.end())
-            Out = Out.substitute(V, Polynomial::constant(It->second));
-      return Out.asConstant();
-    };
-    std::optional<int64_t> Init = Constant(N.InitValue);
-    std::optional<int64_t> Bound = Constant(N.BoundValue);
-    std::optional<int64_t> Step = Constant(N.StepPoly);
+    std::optional<int64_t> Init, Bound, Step;
+    {
+      StateScope Scope(F, Base);
+      auto Constant = [&](const Polynomial &P) { return F.fold(P, Fn).asConstant(); };
+      Init = Constant(N.InitValue);
+      Bound = Constant(N.BoundValue);
+      Step = Constant(N.StepPoly);
+    }
     if (!Init || !Bound || !Step || *Step == 0 || N.RangeFor)
       return std::nullopt;
     IV = N.Var;
@@ -1959,20 +1973,28 @@ private:
         S.Ints[V] = *New;
       return;
     }
-    QualType Elem = T->getPointeeType();
-    std::optional<Place> New;
-    if (Op == BO_Assign) {
-      New = pointerValue(Value, Elem);
-    } else if (auto Old = S.Pointers.find(V);
-               Old != S.Pointers.end() && (Op == BO_AddAssign || Op == BO_SubAssign)) {
-      std::optional<int64_t> K = Value ? eval(Value) : std::optional<int64_t>(1);
-      std::optional<int64_t> ElemSize = elementSize(Elem);
-      if (K && ElemSize)
-        New = moved(Old->second, Op == BO_AddAssign ? *K : -*K, *ElemSize);
-    }
+    auto Old = S.Pointers.find(V);
+    std::optional<Place> New = pointerAssigned(
+        Old == S.Pointers.end() ? std::nullopt : std::optional<Place>(Old->second), Op, Value,
+        T->getPointeeType());
     forget(V);
     if (New)
       S.Pointers[V] = *New;
+  }
+
+  /// A pointer's value after `p op= Value` from Old (unknown: none), with Elem its pointee
+  /// type; Value null: an increment or decrement by one.
+  std::optional<Place> pointerAssigned(std::optional<Place> Old, BinaryOperatorKind Op,
+                                       const Expr *Value, QualType Elem) {
+    if (Op == BO_Assign)
+      return pointerValue(Value, Elem);
+    if (!Old || (Op != BO_AddAssign && Op != BO_SubAssign))
+      return std::nullopt;
+    std::optional<int64_t> K = Value ? eval(Value) : std::optional<int64_t>(1);
+    std::optional<int64_t> ElemSize = elementSize(Elem);
+    if (!K || !ElemSize)
+      return std::nullopt;
+    return moved(*Old, Op == BO_AddAssign ? *K : -*K, *ElemSize);
   }
 
   /// A[k] op= Value, for an array of pointers.
@@ -1985,17 +2007,7 @@ private:
       return;
     }
     std::optional<Place> &Slot = It->second[*K];
-    QualType Elem = AS->getType()->getPointeeType();
-    std::optional<Place> New;
-    if (Op == BO_Assign) {
-      New = pointerValue(Value, Elem);
-    } else if (Slot && (Op == BO_AddAssign || Op == BO_SubAssign)) {
-      std::optional<int64_t> D = Value ? eval(Value) : std::optional<int64_t>(1);
-      std::optional<int64_t> ElemSize = elementSize(Elem);
-      if (D && ElemSize)
-        New = moved(*Slot, Op == BO_AddAssign ? *D : -*D, *ElemSize);
-    }
-    Slot = New;
+    Slot = pointerAssigned(Slot, Op, Value, AS->getType()->getPointeeType());
   }
 
   const Stmt *Target;
@@ -2053,22 +2065,9 @@ std::optional<std::string> impossibleWitness(Facts &F, const FunctionDecl *Fn,
 /// not found or the test cannot decide.
 std::optional<ExactAnswer> raceInState(Facts &F, const LoopResult &R, const FunctionDecl *Fn,
                                        const OmpVerdict &V, const LoopContext &C) {
-  std::map<const void *, int64_t> Ints;
-  for (const auto &[VD, X] : C.State.Ints)
-    Ints[VD] = X;
-  struct Restore {
-    Facts &F;
-    ~Restore() { F.State = nullptr; }
-  } Reset{F};
-  F.State = &Ints;
+  StateScope Scope(F, C.State);
   std::vector<PolyVar> NormVars;
   RangeMap Ranges = foldedRanges(F, R, Fn, NormVars);
-  auto Folded = [&](const std::vector<Polynomial> &Ps) {
-    std::vector<Polynomial> Out;
-    for (const Polynomial &P : Ps)
-      Out.push_back(F.fold(P, Fn));
-    return Out;
-  };
   for (const Region &Reg : R.Regions) {
     size_t N = Reg.Subscripts.size();
     if (Reg.Writes.size() != N || Reg.Conds.size() != N || Reg.Locs.size() != N ||
@@ -2080,9 +2079,10 @@ std::optional<ExactAnswer> raceInState(Facts &F, const LoopResult &R, const Func
       for (size_t J = 0; J < N; ++J) {
         if (Reg.Locs[J] != V.Second || Reg.Guarded[J])
           continue;
-        std::vector<Polynomial> CI = Folded(Reg.Conds[I]), CJ = Folded(Reg.Conds[J]);
-        return testExactly(Folded(Reg.Subscripts[I]), Folded(Reg.Subscripts[J]), NormVars,
-                           Ranges, &CI, &CJ);
+        std::vector<Polynomial> CI = F.foldAll(Reg.Conds[I], Fn),
+                                CJ = F.foldAll(Reg.Conds[J], Fn);
+        return testExactly(F.foldAll(Reg.Subscripts[I], Fn), F.foldAll(Reg.Subscripts[J], Fn),
+                           NormVars, Ranges, &CI, &CJ);
       }
     }
   }
@@ -2092,9 +2092,15 @@ std::optional<ExactAnswer> raceInState(Facts &F, const LoopResult &R, const Func
 std::string describe(Facts &F, const LoopContext &C, const FunctionDecl *Fn,
                      bool Pointers = true);
 
-/// Where a region's base points in a state: a followed pointer's value, an array, or a local
-/// the function never changes (as Machine::pointee follows it).
-std::optional<Place> baseIn(Machine &M, const Region &Reg) {
+/// Where a region's base points in a state (a followed pointer's value, an array, or a local
+/// the function never changes, as Machine::pointee follows it), with the element type and
+/// size of its accesses.
+struct BasePlace {
+  Place At;
+  QualType Elem;
+  int64_t ElemSize = 0;
+};
+std::optional<BasePlace> baseIn(Machine &M, const Region &Reg) {
   const auto *V = dyn_cast_or_null<VarDecl>(Reg.Base);
   if (!V || Reg.IsContainer || Reg.Scalar || Reg.Rank != 1 || !Reg.Affine)
     return std::nullopt;
@@ -2106,7 +2112,11 @@ std::optional<Place> baseIn(Machine &M, const Region &Reg) {
     Elem = AT->getElementType();
   else
     return std::nullopt;
-  return T->isPointerType() ? M.pointerPlace(V, Elem) : M.arrayPlace(V, Elem);
+  std::optional<Place> P = T->isPointerType() ? M.pointerPlace(V, Elem) : M.arrayPlace(V, Elem);
+  std::optional<int64_t> Size = M.elementSize(Elem);
+  if (!P || !Size || *Size <= 0)
+    return std::nullopt;
+  return BasePlace{*P, Elem, *Size};
 }
 
 /// A loop the analysis proves where the objects its pointers reach are apart, judged in each
@@ -2123,28 +2133,16 @@ std::optional<OmpVerdict> checkApartInStates(Facts &F, const FunctionDecl *Fn,
     Machine M(F, Fn);
     M.S = C.State;
     M.Tracked = &Run.Follows;
-    struct Restore {
-      Facts &F;
-      ~Restore() { F.State = nullptr; }
-    } Reset{F};
-    std::map<const void *, int64_t> Ints(C.State.Ints.begin(), C.State.Ints.end());
-    F.State = &Ints;
+    StateScope Scope(F, C.State);
     std::vector<PolyVar> NormVars;
     RangeMap Ranges = foldedRanges(F, R, Fn, NormVars);
-    std::vector<std::pair<const Region *, Place>> Bases;
+    std::vector<std::pair<const Region *, BasePlace>> Bases;
     bool Known = true;
     for (const Region &Reg : R.Regions) {
       if (Reg.Scalar)
         continue; // no pointer of a state reaches a scalar: they point into arrays and blocks
-      std::optional<Place> P = baseIn(M, Reg);
-      const auto *V = dyn_cast_or_null<VarDecl>(Reg.Base);
-      int64_t ElemSize = 0;
-      if (P && V)
-        ElemSize = M.elementSize(V->getType()->isPointerType()
-                                     ? V->getType()->getPointeeType()
-                                     : F.Ctx.getAsArrayType(V->getType())->getElementType())
-                       .value_or(0);
-      if (!P || ElemSize == 0 || P->Offset % ElemSize != 0 ||
+      std::optional<BasePlace> B = baseIn(M, Reg);
+      if (!B || B->At.Offset % B->ElemSize != 0 ||
           Reg.Subscripts.size() != Reg.Writes.size() || Reg.Conds.size() != Reg.Writes.size() ||
           Reg.Guarded.size() != Reg.Writes.size() || Reg.Locs.size() != Reg.Writes.size()) {
         Known = false;
@@ -2152,16 +2150,16 @@ std::optional<OmpVerdict> checkApartInStates(Facts &F, const FunctionDecl *Fn,
       }
       // Inside its block where the run knows the block's size: an element outside it is
       // undefined behaviour, and may be another object's.
-      if (P->Size)
+      if (B->At.Size)
         for (const std::vector<Polynomial> &Sub : Reg.Subscripts) {
-          Polynomial At = F.fold(Sub[0], Fn) + Polynomial::constant(P->Offset / ElemSize);
-          auto [AfterStart, BeforeEnd] =
-              provablyInside(At, Polynomial::constant(*P->Size / ElemSize - 1), Ranges);
+          Polynomial At = F.fold(Sub[0], Fn) + Polynomial::constant(B->At.Offset / B->ElemSize);
+          auto [AfterStart, BeforeEnd] = provablyInside(
+              At, Polynomial::constant(*B->At.Size / B->ElemSize - 1), Ranges);
           Known &= AfterStart && BeforeEnd;
         }
       if (!Known)
         break;
-      Bases.push_back({&Reg, *P});
+      Bases.push_back({&Reg, *B});
     }
     if (!Known) {
       AllApart = false;
@@ -2171,32 +2169,23 @@ std::optional<OmpVerdict> checkApartInStates(Facts &F, const FunctionDecl *Fn,
       for (size_t B = A + 1; B < Bases.size(); ++B) {
         const auto &[RA, PA] = Bases[A];
         const auto &[RB, PB] = Bases[B];
-        if (!PA.sameObject(PB))
+        if (!PA.At.sameObject(PB.At))
           continue;
-        const auto *VA = cast<VarDecl>(RA->Base), *VB = cast<VarDecl>(RB->Base);
-        auto ElemOf = [&](const VarDecl *V) {
-          return V->getType()->isPointerType()
-                     ? V->getType()->getPointeeType()
-                     : F.Ctx.getAsArrayType(V->getType())->getElementType();
-        };
-        if (!F.Ctx.hasSameUnqualifiedType(ElemOf(VA), ElemOf(VB))) {
+        if (!F.Ctx.hasSameUnqualifiedType(PA.Elem, PB.Elem)) {
           AllApart = false; // one block in two element types
           continue;
         }
-        int64_t Size = *M.elementSize(ElemOf(VA));
+        int64_t Size = PA.ElemSize;
         for (size_t I = 0; I < RA->Writes.size(); ++I)
           for (size_t J = 0; J < RB->Writes.size(); ++J) {
             if (!RA->Writes[I] && !RB->Writes[J])
               continue;
             std::vector<Polynomial> SA = {F.fold(RA->Subscripts[I][0], Fn) +
-                                          Polynomial::constant(PA.Offset / Size)};
+                                          Polynomial::constant(PA.At.Offset / Size)};
             std::vector<Polynomial> SB = {F.fold(RB->Subscripts[J][0], Fn) +
-                                          Polynomial::constant(PB.Offset / Size)};
-            std::vector<Polynomial> CA, CB;
-            for (const Polynomial &P : RA->Conds[I])
-              CA.push_back(F.fold(P, Fn));
-            for (const Polynomial &P : RB->Conds[J])
-              CB.push_back(F.fold(P, Fn));
+                                          Polynomial::constant(PB.At.Offset / Size)};
+            std::vector<Polynomial> CA = F.foldAll(RA->Conds[I], Fn),
+                                    CB = F.foldAll(RB->Conds[J], Fn);
             std::optional<ExactAnswer> X = testExactly(SA, SB, NormVars, Ranges, &CA, &CB);
             if (!X) {
               AllApart = false;
@@ -2211,7 +2200,7 @@ std::optional<OmpVerdict> checkApartInStates(Facts &F, const FunctionDecl *Fn,
             OmpVerdict V;
             V.Verdict = RaceVerdict::Race;
             V.Message = "'" + (WritesA ? RA : RB)->Name + "' and '" + (WritesA ? RB : RA)->Name +
-                        "' point into " + (PA.Block ? PA.Name : "'" + PA.Name + "'") +
+                        "' point into " + (PA.At.Block ? PA.At.Name : "'" + PA.At.Name + "'") +
                         ", and " + X->Witness + " touch one element through them, one " +
                         (RA->Writes[I] && RB->Writes[J] ? "writing, the other writing" :
                                                           "writing, the other reading") +
@@ -2459,10 +2448,7 @@ RowCheck checkRows(Facts &F, const LoopResult &R, const FunctionDecl *Fn,
     std::vector<std::vector<Polynomial>> Flat;
     bool Decided = true;
     for (const std::vector<Polynomial> &Subs : Reg.Subscripts) {
-      std::vector<Polynomial> Folded;
-      for (const Polynomial &P : Subs)
-        Folded.push_back(F.fold(P, Fn));
-      Polynomial P = Subs.size() == Reg.Rank ? flattenRowMajor(Folded, Ext)
+      Polynomial P = Subs.size() == Reg.Rank ? flattenRowMajor(F.foldAll(Subs, Fn), Ext)
                                              : Polynomial::invalid();
       Decided &= P.isValid();
       Flat.push_back({P});
