@@ -22,9 +22,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <cerrno>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -471,6 +473,13 @@ const RuntimeConfig &activeConfig() {
   ConfigState &S = state();
   if (const RuntimeConfig *C = S.Snapshot.load(std::memory_order_acquire))
     return *C;
+  // The first use reads the environment and looks for configuration files: a file that is not
+  // there sets errno, and the caller (runLoop before anything else, generated code between the
+  // user's statements) must see its own errno (design rule 8).
+  struct KeepErrno {
+    int Saved = errno;
+    ~KeepErrno() { errno = Saved; }
+  } Keep;
   std::lock_guard<std::mutex> G(S.M);
   if (const RuntimeConfig *C = S.Snapshot.load(std::memory_order_acquire))
     return *C;
