@@ -634,6 +634,10 @@ void BodyWalker::innerRange(const ForStmt *F, const VarDecl *&IV,
   } else
     return;
   int Dir = incrementDirection(F->getInc(), IV);
+  // `jt += t` with t unknown but fixed, under `<` or `<=` (the inner tile loop of a tiled
+  // transpose): an interval only, [init, bound].
+  if (Dir == 0 && (Op == BO_LT || Op == BO_LE) && upByInvariantStep(F, IV, Changed))
+    Dir = 1;
   if (Dir == 0)
     return;
   Polynomial Init = polyOf(InitE, /*Exact=*/true), Bound = polyOf(BoundE, /*Exact=*/true);
@@ -805,6 +809,87 @@ int64_t BodyWalker::constantStep(const Expr *Inc) {
 }
 
 /// +1 for ++v / v++ / v += c (c > 0), -1 for decrements, 0 otherwise.
+/// The variables S names.
+static void collectVarRefs(const Stmt *S, std::set<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+      Out.insert(VD);
+  for (const Stmt *C : S->children())
+    collectVarRefs(C, Out);
+}
+
+/// Whether S calls anything (a callee may write what it can reach).
+static bool hasCall(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<CallExpr>(S) || isa<CXXConstructExpr>(S) || isa<CXXDeleteExpr>(S) ||
+      isa<CXXNewExpr>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (hasCall(C))
+      return true;
+  return false;
+}
+
+/// Whether S may leave the loop whose body it is other than through the loop's condition: a
+/// `break` of that loop, a `return`, a `goto`, a `throw`, or a call that does not return.
+static bool mayLeaveEarly(const Stmt *S, bool InBreakable = false) {
+  if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S))
+    return false;
+  if (isa<BreakStmt>(S))
+    return !InBreakable;
+  if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
+      isa<CXXThrowExpr>(S) || isa<CoreturnStmt>(S))
+    return true;
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (!Callee || Callee->isNoReturn())
+      return true; // an indirect call may not return either (longjmp through a pointer)
+  }
+  bool Inner = InBreakable || isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+               isa<CXXForRangeStmt>(S) || isa<SwitchStmt>(S);
+  for (const Stmt *C : S->children())
+    if (mayLeaveEarly(C, Inner))
+      return true;
+  return false;
+}
+
+/// `V += t` counting a signed V up under `<` or `<=`, with t a signed integer that nothing in
+/// the loop changes (no write in it, and where it calls anything, t names only locals whose
+/// address does not escape) and a body that leaves only through the condition. The values V takes
+/// while the body runs then lie in [init, bound]: with t <= 0 the body, once entered, would run
+/// until V overflows (undefined behaviour) or forever without leaving (undefined too, as a loop
+/// that only writes memory), so a defined program steps up. Its step is not known: the range
+/// is an interval.
+bool BodyWalker::upByInvariantStep(const ForStmt *F, const VarDecl *V,
+                                   const std::set<const VarDecl *> &Changed) {
+  const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(
+      F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr);
+  if (!CA || CA->getOpcode() != BO_AddAssign || !V->getType()->isSignedIntegerType())
+    return false;
+  const auto *DR = dyn_cast<DeclRefExpr>(CA->getLHS()->IgnoreParenImpCasts());
+  if (!DR || DR->getDecl() != V)
+    return false;
+  const Expr *Step = CA->getRHS();
+  if (!Step->getType()->isSignedIntegerType() || Step->HasSideEffects(Ctx))
+    return false;
+  Polynomial P = polyOf(Step, /*Exact=*/true);
+  if (!P.isValid())
+    return false;
+  // Nothing the step names may change while the loop runs.
+  std::set<const VarDecl *> Named;
+  collectVarRefs(Step, Named);
+  bool Calls = hasCall(F->getBody());
+  for (const VarDecl *X : Named)
+    if (X == V || Changed.count(X) || X->getType().isVolatileQualified() ||
+        X->getType()->isReferenceType() ||
+        (Calls && (!X->hasLocalStorage() || Escapes.escapeOf(X))))
+      return false;
+  return !mayLeaveEarly(F->getBody());
+}
+
 int BodyWalker::incrementDirection(const Expr *Inc, const VarDecl *V) {
   if (!Inc)
     return 0;

@@ -260,6 +260,8 @@ private:
   void innerRange(const clang::ForStmt *F, const clang::VarDecl *&IV,
                   std::optional<PolyRange> &Range, double &Trips);
   int incrementDirection(const clang::Expr *Inc, const clang::VarDecl *V);
+  bool upByInvariantStep(const clang::ForStmt *F, const clang::VarDecl *V,
+                         const std::set<const clang::VarDecl *> &Changed);
   Polynomial residueStart(const clang::Expr *E, Polynomial &Num, int64_t &Div);
   int64_t constantStep(const clang::Expr *Inc);
 

@@ -167,3 +167,73 @@ void blocksMax(int n, const float *v, float *out) {
     // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
   }
 }
+
+// PRK's tiled transpose: the inner tile loop steps by a run-time size too, and is not collapsed.
+// Counting up under '<' with a step nothing in the loop changes, and no way out but its
+// condition, a defined program steps up: the tile variable stays in [0, order - 1]. Refused
+// where that fails: a body that may leave early (with t < 0 it would reach below its start
+// first), a step the body changes, an unsigned variable (which wraps), a global step with a
+// call in the body, and tiles that overlap.
+void transposeTiles(int order, int t, double *A, double *B) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 3 (score 23); in: B, A; out: B, A
+  [[cluster::gpu_parallel]]
+  for (int it = 0; it < order; it += t)
+    for (int jt = 0; jt < order; jt += t)
+      for (int i = it; i < std::min(order, it + t); i++)
+        for (int j = jt; j < std::min(order, jt + t); j++) {
+          B[i * order + j] += A[j * order + i];
+          A[j * order + i] += 1.0;
+        }
+}
+void transposeTilesLeave(int order, int t, double *A, double *B) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int it = 0; it < order; it += t)
+    for (int jt = 0; jt < order; jt += t) {
+      if (A[jt] < 0)
+        break;
+      for (int i = it; i < std::min(order, it + t); i++)
+        B[i * order + jt] += A[jt * order + i];
+      // CHECK: clamped-bounds.cpp:[[@LINE-1]]:9: note: written here
+    }
+}
+void transposeTilesStepChanged(int order, int t, double *A, double *B) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int it = 0; it < order; it += 16) {
+    int s = t;
+    for (int jt = 0; jt < order; jt += s) {
+      s = -1;
+      B[it * order + jt] = A[jt];
+      // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+    }
+  }
+}
+void transposeTilesUnsigned(int order, unsigned t, double *A, double *B) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int it = 0; it < order; it += 16)
+    for (unsigned jt = 0; jt < (unsigned)order; jt += t)
+      B[it * order + jt] = A[jt];
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+}
+int GlobalTile = 8;
+static double scaled(int v) { return v * 0.5; }
+void transposeTilesGlobal(int order, double *A, double *B) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int it = 0; it < order; it += 16)
+    for (int jt = 0; jt < order; jt += GlobalTile)
+      B[it * order + jt] = A[jt] + scaled(jt);
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+}
+void transposeTilesOverlap(int order, int t, double *A, double *B) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written in one iteration and written in another: two iterations (with order = 2, t = 1) touch the same element
+  [[cluster::gpu_parallel]]
+  for (int it = 0; it < order; it += t)
+    for (int jt = 0; jt < order; jt += t)
+      for (int i = it; i < std::min(order, it + t + 1); i++)
+        for (int j = jt; j < std::min(order, jt + t); j++)
+          B[i * order + j] += A[j * order + i];
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:11: note: written here
+}

@@ -2999,19 +2999,31 @@ class Program:
         if kind == 'transpose':
             m = r.choice([7, 13, 20, 33])
             it, jt = ii, self.fresh('jt')
+            # PRK's transpose steps both tile loops by a run-time size (the inner one is not
+            # collapsed), and also updates the source at the transposed index in place.
+            ts = str(T)
+            if r.chance(0.5):
+                ts = self.fresh('tsz')
+                pre = list(pre) + ['  int %s = %d;' % (ts, T)]
+                L.tags.add('clamp-runtime-step')
             lines = list(pre) + ['  std::vector<int> %s(%d), %s(%d);' % (x, m * m, y, m * m),
                                  '  for (int %s = 0; %s < %d; ++%s)' % (k, k, m * m, k),
                                  '    %s[%s] = (%s * 41 + %d) %% 1000;' % (y, k, k, seed)]
+            body = ['          %s[%s * %d + %s] = (%s[%s * %d + %s] + %s[%s * %d + %s] + 1) %% 1000;' % (
+                x, i, m, j, x, i, m, j, y, j, m, i)]
+            if r.chance(0.5):
+                L.tags.add('clamp-transpose-in-place')
+                body = ['        {'] + ['  ' + body[0],
+                                         '            %s[%s * %d + %s] = (%s[%s * %d + %s] + 1) %% 1000;' % (
+                                             y, j, m, i, y, j, m, i),
+                                         '        }']
             lines += ['  @ATTR',
-                      '  for (int %s = 0; %s < %d; %s += %d) { @FOR' % (it, it, m, it, T),
-                      '    for (int %s = 0; %s < %d; %s += %d)' % (jt, jt, m, jt, T),
-                      '      for (int %s = %s; %s < std::min(%d, %s + %d); ++%s)' % (
-                          i, it, i, m, it, T + d, i),
-                      '        for (int %s = %s; %s < std::min(%d, %s + %d); ++%s)' % (
-                          j, jt, j, m, jt, T, j),
-                      '          %s[%s * %d + %s] = (%s[%s * %d + %s] + %s[%s * %d + %s] + 1) %% 1000;' % (
-                          x, i, m, j, x, i, m, j, y, j, m, i),
-                      '  }']
+                      '  for (int %s = 0; %s < %d; %s += %s) { @FOR' % (it, it, m, it, ts),
+                      '    for (int %s = 0; %s < %d; %s += %s)' % (jt, jt, m, jt, ts),
+                      '      for (int %s = %s; %s < std::min(%d, %s + %s + %d); ++%s)' % (
+                          i, it, i, m, it, ts, d, i),
+                      '        for (int %s = %s; %s < std::min(%d, %s + %s); ++%s)' % (
+                          j, jt, j, m, jt, ts, j)] + body + ['  }']
         else:
             lines += ['  @ATTR',
                       '  for (int %s = 0; %s < n; %s += %s) { @FOR' % (ii, ii, ii, step),
