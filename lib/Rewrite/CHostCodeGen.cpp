@@ -138,11 +138,13 @@ void CHostCodeGen::emitChunkFunction(llvm::raw_ostream &OS) {
   for (const Private &P : R.Privates)
     OS << "  " << cDeclaration(P.Var->getType().getUnqualifiedType(), P.Name, {}, Ctx) << ";\n";
   OS << "  (void)__clx_ctx;\n";
-  emitIterationVariables(OS);
+  unsigned Open = emitIterationVariables(OS);
   auto [BodyBegin, BodyEnd] = statementOffsets(innermostBody(Loop, unsigned(N)),
                                                FR.sourceManager(), FR.langOpts());
   (void)BodyEnd;
-  OS << FR.lineDirective(BodyBegin) << bodyText() << "\n  }\n";
+  OS << FR.lineDirective(BodyBegin) << bodyText() << "\n";
+  for (unsigned I = Open; I-- > 0;)
+    OS << (I ? "    }\n" : "  }\n");
   for (size_t I = 0; I < R.Reductions.size(); ++I) {
     QualType T = R.Reductions[I].Var->getType().getUnqualifiedType();
     OS << "  *(" << cDeclaration(T, "", {}, Ctx) << " *)__clx_ctx->Partials[" << I
@@ -153,38 +155,57 @@ void CHostCodeGen::emitChunkFunction(llvm::raw_ostream &OS) {
 }
 
 /// The loop over the chunk's iterations, and the user's induction variables of each.
-void CHostCodeGen::emitIterationVariables(llvm::raw_ostream &OS) {
+unsigned CHostCodeGen::emitIterationVariables(llvm::raw_ostream &OS) {
   std::vector<std::string> Types;
   for (const CanonicalLoop &L : R.Nest)
     Types.push_back(cDeclaration(cLoopTypes(L, Ctx).Var, "", {}, Ctx));
+  // A constant step of the innermost level: its variable steps by it, in its own type, from
+  // the chunk's (or the row's) first value, as the loop as written does, so that the optimizer
+  // sees consecutive elements (a triad vectorizes); a value computed per iteration from the
+  // run-time step did not.
+  std::optional<int64_t> Step = R.Nest[N - 1].StepPoly.isValid()
+                                    ? R.Nest[N - 1].StepPoly.asConstant()
+                                    : std::nullopt;
+  bool Steps = Step && *Step != 0 && cLoopTypes(R.Nest[N - 1], Ctx).Var->isIntegerType();
   if (N == 1) {
-    // A constant step: the variable steps by it, in its own type, from the chunk's first value,
-    // as the loop as written does, so that the optimizer sees consecutive elements (a triad
-    // vectorizes); a value computed per iteration from the run-time step did not.
-    std::optional<int64_t> Step = R.Nest[0].StepPoly.isValid()
-                                      ? R.Nest[0].StepPoly.asConstant()
-                                      : std::nullopt;
-    QualType VT = cLoopTypes(R.Nest[0], Ctx).Var;
-    if (Step && *Step != 0 && VT->isIntegerType()) {
+    if (Steps) {
       OS << "  " << Types[0] << " __clx_i0 = " << inductionValue(Types[0], 0, "__clx_lo")
          << ";\n"
          << "  for (uint64_t __clx_k0 = __clx_lo; __clx_k0 < __clx_hi; ++__clx_k0, __clx_i0 += ("
          << Types[0] << ")(" << *Step << "LL)) {\n"
          << "    " << Types[0] << " " << R.Nest[0].VarName << " = __clx_i0;\n";
-      return;
+      return 1;
     }
     OS << "  for (uint64_t __clx_k0 = __clx_lo; __clx_k0 < __clx_hi; ++__clx_k0) {\n"
        << "    " << Types[0] << " " << R.Nest[0].VarName << " = "
        << inductionValue(Types[0], 0, "__clx_k0") << ";\n";
-    return;
+    return 1;
   }
-  hostgen::emitCollapsedLoop(
-      OS, N, "  ",
-      [](size_t L) { return "__clx_env->__clx_count" + std::to_string(L); },
-      RuntimeDialect::c());
-  for (size_t L = 0; L < N; ++L)
-    OS << "    " << Types[L] << " " << R.Nest[L].VarName << " = "
+  auto Extent = [](size_t L) { return "__clx_env->__clx_count" + std::to_string(L); };
+  if (!Steps) {
+    hostgen::emitCollapsedLoop(OS, N, "  ", Extent, RuntimeDialect::c());
+    for (size_t L = 0; L < N; ++L)
+      OS << "    " << Types[L] << " " << R.Nest[L].VarName << " = "
+         << inductionValue(Types[L], L, "__clx_idx[" + std::to_string(L) + "]") << ";\n";
+    return 1;
+  }
+  // Row by row of the innermost level: the outer variables once per row, the innermost one
+  // stepping (hostgen::emitCollapsedRows). A `continue` of the body continues the row.
+  std::string Last = std::to_string(N - 1);
+  hostgen::emitCollapsedRows(OS, N, "  ", Extent, RuntimeDialect::c());
+  for (size_t L = 0; L + 1 < N; ++L)
+    OS << "    const " << Types[L] << " __clx_o" << L << " = "
        << inductionValue(Types[L], L, "__clx_idx[" + std::to_string(L) + "]") << ";\n";
+  OS << "    " << Types[N - 1] << " __clx_i" << Last << " = "
+     << inductionValue(Types[N - 1], N - 1, "__clx_idx[" + Last + "]") << ";\n";
+  hostgen::emitRowAdvance(OS, N, "    ", RuntimeDialect::c());
+  OS << "    for (uint64_t __clx_r = 0; __clx_r < __clx_run; ++__clx_r, __clx_i" << Last
+     << " += (" << Types[N - 1] << ")(" << *Step << "LL)) {\n";
+  for (size_t L = 0; L + 1 < N; ++L)
+    OS << "      " << Types[L] << " " << R.Nest[L].VarName << " = __clx_o" << L << ";\n";
+  OS << "      " << Types[N - 1] << " " << R.Nest[N - 1].VarName << " = __clx_i" << Last
+     << ";\n";
+  return 2;
 }
 
 /// The body's text, every reference to a capture reached through a pointer rewritten.

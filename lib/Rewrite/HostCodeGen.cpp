@@ -295,10 +295,12 @@ void HostCodeGen::emitChunkFunction(llvm::raw_ostream &OS) {
   // the variable, as the serial loop does.
   for (size_t I = 0; I < R.Privates.size(); ++I)
     OS << "      __clx_p" << I << "_t " << R.Privates[I].Name << ";\n";
-  emitIterationVariables(OS);
+  unsigned Open = emitIterationVariables(OS);
   auto [BodyBegin, BodyEnd] = statementOffsets(innermostBody(Loop, unsigned(N)),
                                                FR.sourceManager(), FR.langOpts());
-  OS << FR.lineDirective(BodyBegin) << FR.cleanText(BodyBegin, BodyEnd) << "\n      }\n";
+  OS << FR.lineDirective(BodyBegin) << FR.cleanText(BodyBegin, BodyEnd) << "\n";
+  for (unsigned I = Open; I-- > 0;)
+    OS << (I ? "        }\n" : "      }\n");
   hostgen::emitPrivatesHandBack(OS, R, "      ", "__clx_trip.Count", "__clx_pv");
   OS << "    };\n";
 }
@@ -306,7 +308,7 @@ void HostCodeGen::emitChunkFunction(llvm::raw_ostream &OS) {
 /// The loop over the chunk's iterations, and the user's variables of each iteration. The
 /// iteration space's values are copied on entry: constants stay constants, the others become
 /// values in registers.
-void HostCodeGen::emitIterationVariables(llvm::raw_ostream &OS) {
+unsigned HostCodeGen::emitIterationVariables(llvm::raw_ostream &OS) {
   const CanonicalLoop &L0 = R.Nest[0];
   if (!L0.RangeFor)
     for (size_t L = 0; L < N; ++L) {
@@ -322,7 +324,7 @@ void HostCodeGen::emitIterationVariables(llvm::raw_ostream &OS) {
       OS << ForLine << "      for (std::uint64_t __clx_k0 = __clx_lo; __clx_k0 < __clx_hi; "
                        "++__clx_k0) {\n"
          << "        " << L0.ElemDeclText << " = __clx_range[__clx_k0];\n";
-      return;
+      return 1;
     }
     // The induction variable steps by the loop's own step, in its own type, so that the
     // optimizer knows (as for the loop as written) that it does not wrap: every value it takes,
@@ -332,24 +334,32 @@ void HostCodeGen::emitIterationVariables(llvm::raw_ostream &OS) {
        << ForLine << "      for (std::uint64_t __clx_k0 = __clx_lo; __clx_k0 < __clx_hi; "
        << "++__clx_k0, __clx_i0 " << (L0.StepNegated ? "-=" : "+=") << " __clx_cstep0) {\n"
        << "        __clx_iv0 " << L0.VarName << " = __clx_i0;\n";
-    return;
+    return 1;
   }
-  // A collapsed nest: the multi-index of Lo, then advanced with each iteration.
-  OS << "      const std::uint64_t __clx_ext[" << N << "] = {";
-  for (size_t L = 0; L < N; ++L)
-    OS << (L ? ", " : "") << "__clx_trip" << L << ".Count";
-  OS << "};\n      std::uint64_t __clx_idx[" << N << "];\n"
-     << "      std::uint64_t __clx_rest = __clx_lo;\n"
-     // An empty range (an inner level that runs no iteration) has no multi-index.
-     << "      for (unsigned __clx_d = " << N << "; __clx_lo < __clx_hi && __clx_d-- > 0;) {\n"
-     << "        __clx_idx[__clx_d] = __clx_rest % __clx_ext[__clx_d];\n"
-     << "        __clx_rest /= __clx_ext[__clx_d];\n      }\n"
-     << ForLine << "      for (std::uint64_t __clx_k = __clx_lo; __clx_k < __clx_hi; ++__clx_k, "
-        "::clustrix::rt::advanceIndex(__clx_idx, __clx_ext, "
-     << N << ")) {\n";
-  for (size_t L = 0; L < N; ++L)
-    OS << "        __clx_iv" << L << " " << R.Nest[L].VarName << " = "
+  // A collapsed nest: the multi-index of Lo; then, row by row of the innermost level, the
+  // outer variables once and the innermost one stepping by its own step as the loop as written
+  // does (the optimizer then sees consecutive elements, as in the nest as written), and the
+  // multi-index moved past the row. A `continue` of the body continues the row.
+  std::string Last = std::to_string(N - 1);
+  OS << "      const auto __clx_cstep" << Last << " = __clx_stepv" << Last << ";\n";
+  hostgen::emitCollapsedRows(
+      OS, N, "      ",
+      [](size_t L) { return "__clx_trip" + std::to_string(L) + ".Count"; },
+      RuntimeDialect::cxx());
+  for (size_t L = 0; L + 1 < N; ++L)
+    OS << "        const __clx_iv" << L << " __clx_o" << L << " = "
        << inductionValue(L, "__clx_idx[" + std::to_string(L) + "]", "__clx_c") << ";\n";
+  OS << "        __clx_iv" << Last << " __clx_i" << Last << " = "
+     << inductionValue(N - 1, "__clx_idx[" + Last + "]", "__clx_c") << ";\n";
+  hostgen::emitRowAdvance(OS, N, "        ", RuntimeDialect::cxx());
+  OS << ForLine << "        for (std::uint64_t __clx_r = 0; __clx_r < __clx_run; ++__clx_r, __clx_i"
+     << Last << " " << (R.Nest[N - 1].StepNegated ? "-=" : "+=") << " __clx_cstep" << Last
+     << ") {\n";
+  for (size_t L = 0; L + 1 < N; ++L)
+    OS << "          __clx_iv" << L << " " << R.Nest[L].VarName << " = __clx_o" << L << ";\n";
+  OS << "          __clx_iv" << Last << " " << R.Nest[N - 1].VarName << " = __clx_i" << Last
+     << ";\n";
+  return 2;
 }
 
 /// The reduction and append slots.

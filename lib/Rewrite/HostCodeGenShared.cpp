@@ -28,9 +28,11 @@ void hostgen::emitNestTrip(llvm::raw_ostream &OS, size_t N, const RuntimeDialect
   OS << ";\n";
 }
 
-void hostgen::emitCollapsedLoop(llvm::raw_ostream &OS, size_t N, const std::string &Indent,
-                                llvm::function_ref<std::string(size_t)> Extent,
-                                const RuntimeDialect &D) {
+/// The multi-index of __clx_lo in a nest of N levels (none for an empty range: an inner level
+/// that runs no iteration has no multi-index).
+static void emitFirstIndex(llvm::raw_ostream &OS, size_t N, const std::string &Indent,
+                           llvm::function_ref<std::string(size_t)> Extent,
+                           const RuntimeDialect &D) {
   std::string U64 = D.fixedInt("uint64_t");
   OS << Indent << "const " << U64 << " __clx_ext[" << N << "] = {";
   for (size_t L = 0; L < N; ++L)
@@ -38,13 +40,40 @@ void hostgen::emitCollapsedLoop(llvm::raw_ostream &OS, size_t N, const std::stri
   OS << "};\n"
      << Indent << U64 << " __clx_idx[" << N << "];\n"
      << Indent << U64 << " __clx_rest = __clx_lo;\n"
-     // An empty range (an inner level that runs no iteration) has no multi-index.
      << Indent << "for (unsigned __clx_d = " << N << "; __clx_lo < __clx_hi && __clx_d-- > 0;) {\n"
      << Indent << "  __clx_idx[__clx_d] = __clx_rest % __clx_ext[__clx_d];\n"
      << Indent << "  __clx_rest /= __clx_ext[__clx_d];\n"
-     << Indent << "}\n"
-     << Indent << "for (" << U64 << " __clx_k = __clx_lo; __clx_k < __clx_hi; ++__clx_k, "
+     << Indent << "}\n";
+}
+
+void hostgen::emitCollapsedLoop(llvm::raw_ostream &OS, size_t N, const std::string &Indent,
+                                llvm::function_ref<std::string(size_t)> Extent,
+                                const RuntimeDialect &D) {
+  std::string U64 = D.fixedInt("uint64_t");
+  emitFirstIndex(OS, N, Indent, Extent, D);
+  OS << Indent << "for (" << U64 << " __clx_k = __clx_lo; __clx_k < __clx_hi; ++__clx_k, "
      << D.helper("advanceIndex") << "(__clx_idx, __clx_ext, " << N << ")) {\n";
+}
+
+void hostgen::emitCollapsedRows(llvm::raw_ostream &OS, size_t N, const std::string &Indent,
+                                llvm::function_ref<std::string(size_t)> Extent,
+                                const RuntimeDialect &D) {
+  emitFirstIndex(OS, N, Indent, Extent, D);
+  OS << Indent << "for (" << D.fixedInt("uint64_t") << " __clx_k = __clx_lo; __clx_k < __clx_hi;) {\n";
+}
+
+void hostgen::emitRowAdvance(llvm::raw_ostream &OS, size_t N, const std::string &Indent,
+                             const RuntimeDialect &D) {
+  std::string Last = std::to_string(N - 1);
+  // The row's iterations: to its end, or to the chunk's (at least one: __clx_k < __clx_hi and
+  // the index is inside its row). At the chunk's last row the index moves past the nest, which
+  // nothing reads.
+  OS << Indent << "const " << D.fixedInt("uint64_t") << " __clx_run = __clx_hi - __clx_k < __clx_ext["
+     << Last << "] - __clx_idx[" << Last << "] ? __clx_hi - __clx_k : __clx_ext[" << Last
+     << "] - __clx_idx[" << Last << "];\n"
+     << Indent << "__clx_k += __clx_run;\n"
+     << Indent << "__clx_idx[" << Last << "] += __clx_run - 1;\n"
+     << Indent << D.helper("advanceIndex") << "(__clx_idx, __clx_ext, " << N << ");\n";
 }
 
 void hostgen::emitPrivatesHandBack(llvm::raw_ostream &OS, const LoopResult &R,

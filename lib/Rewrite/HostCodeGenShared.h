@@ -40,6 +40,18 @@ void emitNestTrip(llvm::raw_ostream &OS, size_t N, const RuntimeDialect &D);
 void emitCollapsedLoop(llvm::raw_ostream &OS, size_t N, const std::string &Indent,
                        llvm::function_ref<std::string(size_t)> Extent, const RuntimeDialect &D);
 
+/// The loop over the chunk's iterations [__clx_lo, __clx_hi) of a collapsed nest of N levels,
+/// a row of the innermost level at a time, up to its opening brace: the multi-index of Lo, then
+/// `__clx_k` from row to row. emitRowAdvance follows, once the row's values are taken from
+/// `__clx_idx`; then the row's own loop over `__clx_r` < `__clx_run`.
+void emitCollapsedRows(llvm::raw_ostream &OS, size_t N, const std::string &Indent,
+                       llvm::function_ref<std::string(size_t)> Extent, const RuntimeDialect &D);
+
+/// In a row of emitCollapsedRows: `__clx_run`, the row's iterations in the chunk, and the
+/// multi-index and `__clx_k` moved past them.
+void emitRowAdvance(llvm::raw_ostream &OS, size_t N, const std::string &Indent,
+                    const RuntimeDialect &D);
+
 /// At the end of a chunk function: the chunk that ran the last iteration leaves each private's
 /// value in the user's variable, as the serial loop does. Count is the nest's trip count and
 /// TargetPrefix + I the address of private I, as the chunk function names them.

@@ -45,7 +45,8 @@ public:
 private:
   void emitEnvironment(llvm::raw_ostream &OS);
   void emitChunkFunction(llvm::raw_ostream &OS);
-  void emitIterationVariables(llvm::raw_ostream &OS);
+  /// Opens the loops over the chunk's iterations; returns how many the body's end closes.
+  unsigned emitIterationVariables(llvm::raw_ostream &OS);
   std::string bodyText() const;
   void emitIterationSpace(llvm::raw_ostream &OS);
   void fillEnvironment(llvm::raw_ostream &OS);

@@ -36,7 +36,8 @@ public:
 private:
   void emitIterationSpace(llvm::raw_ostream &OS);
   void emitChunkFunction(llvm::raw_ostream &OS);
-  void emitIterationVariables(llvm::raw_ostream &OS);
+  /// Opens the loops over the chunk's iterations; returns how many the body's end closes.
+  unsigned emitIterationVariables(llvm::raw_ostream &OS);
   void emitSerialFastPath(llvm::raw_ostream &OS);
   std::string runInPlace() const;
   std::string asWritten() const;
