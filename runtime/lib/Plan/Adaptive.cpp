@@ -53,10 +53,10 @@ void AdaptiveChoice::record(RunMode M, double Ns, double ShareNs) {
   // A call that could not run in the planned mode (the pool was busy, a check failed) is not
   // a sample of either.
   RunMode Planned = (Pos / BlockCalls) % 2 == 0 ? Lead : other(Lead);
-  if (M == Planned && recordsNext()) {
-    if (M == RunMode::Serial && NumSerial < SamplesPerMode)
+  if (M == Planned && (recordsNext() || Ns >= LongCallNs)) {
+    if (M == RunMode::Serial && NumSerial < MaxSamples)
       Serial[NumSerial++] = Ns;
-    else if (M == RunMode::Wide && NumWide < SamplesPerMode) {
+    else if (M == RunMode::Wide && NumWide < MaxSamples) {
       Wide[NumWide++] = Ns;
       Trusted &= ShareNs >= MinTrustedShareNs && Ns <= TrustedSpread * ShareNs;
     }
@@ -75,6 +75,20 @@ void AdaptiveChoice::record(RunMode M, double Ns, double ShareNs) {
       WideMedian = median(Wide, NumWide);
       SerialMedian = 0;
       finish(RunMode::Wide, Basis::Long);
+      return;
+    }
+  }
+  if (NumSerial > 0 && NumWide > 0) {
+    // A decisive gap: the slower mode's fastest sample is far above the faster's slowest.
+    double MinS = *std::min_element(Serial, Serial + NumSerial);
+    double MaxS = *std::max_element(Serial, Serial + NumSerial);
+    double MinW = *std::min_element(Wide, Wide + NumWide);
+    double MaxW = *std::max_element(Wide, Wide + NumWide);
+    bool WideFar = MaxW <= DecisiveRatio * MinS, SerialFar = MaxS <= DecisiveRatio * MinW;
+    if (WideFar || SerialFar) {
+      SerialMedian = median(Serial, NumSerial);
+      WideMedian = median(Wide, NumWide);
+      finish(WideFar ? RunMode::Wide : RunMode::Serial, Basis::Measured);
       return;
     }
   }

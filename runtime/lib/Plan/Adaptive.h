@@ -39,7 +39,12 @@ constexpr unsigned NumTripClasses = 65;
 /// TrustedSpread times that share (the other lanes ran alongside, so the loop scales and a
 /// launch is a few percent of the call) stays wide without a serial call. A wide call that is
 /// long only because its lanes waited for a busy machine is thus never trusted: it is measured
-/// against serial. The choice is measured again after a number of calls that
+/// against serial. A round also ends as soon as both modes have a sample and one mode's every
+/// sample is at most DecisiveRatio times the other's every sample: a gap that wide is no noise,
+/// and every further call of the slower mode would cost what a long loop can least afford (a
+/// resampling loop of 37 ms wide, 74 ms serial, measured serially three times in nine calls).
+/// Calls of at least LongCallNs count even as the first of their block: the caches the other
+/// mode left are a small part of such a call. The choice is measured again after a number of calls that
 /// keeps the cost of measuring (the calls run in the slower mode) near 1% of the loop's time,
 /// doubling each time a round confirms the choice (a round whose two modes were far apart
 /// spaces the next by that gap only once a second round agrees). Wide wins a round only when
@@ -50,11 +55,12 @@ class AdaptiveChoice {
 public:
   static constexpr unsigned BlockCalls = 3;
   static constexpr unsigned RoundBlocks = 4;
-  static constexpr unsigned SamplesPerMode = RoundBlocks / 2 * (BlockCalls - 1);
   static constexpr double MinWideNs = 1000;
   static constexpr double MinTrustedShareNs = 100000;
   static constexpr double TrustedSpread = 1.5;
   static constexpr double WideGain = 0.95;
+  static constexpr double DecisiveRatio = 0.6;
+  static constexpr double LongCallNs = 2e6;
   static constexpr uint64_t FirstInterval = 256;
   static constexpr uint64_t MaxInterval = uint64_t(1) << 20;
 
@@ -72,7 +78,8 @@ public:
   bool settled() const { return Choice != Basis::None; }
   /// The mode the next call runs. Static is the static decision, which leads a first round.
   RunMode next(RunMode Static) const;
-  /// Whether the next call's time is recorded (not the first call of a block).
+  /// Whether the next call's time is recorded whatever it takes (not the first call of a
+  /// block; a first call is recorded when it takes LongCallNs or more).
   bool recordsNext() const { return Measuring && Pos % BlockCalls != 0; }
 
   /// Starts a round (at the first call of the class, or when countdown() ran out). Static is
@@ -107,7 +114,9 @@ private:
   Basis Choice = Basis::None;
   unsigned Pos = 0; ///< Calls of the round so far.
   unsigned NumSerial = 0, NumWide = 0;
-  double Serial[SamplesPerMode] = {}, Wide[SamplesPerMode] = {};
+  /// Samples of each mode: its blocks' calls after the first, and first calls of LongCallNs.
+  static constexpr unsigned MaxSamples = RoundBlocks / 2 * BlockCalls;
+  double Serial[MaxSamples] = {}, Wide[MaxSamples] = {};
   bool Trusted = true; ///< Every wide sample of the round so far was trusted.
   double SerialMedian = 0, WideMedian = 0;
   uint64_t Countdown = 0;

@@ -153,12 +153,46 @@ TEST(AdaptiveTest, LongScalingWideCallsStayWideWithoutASerialCall) {
   EXPECT_EQ(A.choice(), RunMode::Wide);
   EXPECT_EQ(A.basis(), AdaptiveChoice::Basis::Long);
   EXPECT_EQ(A.describe(2), "measured 2.200 ms on 2 devices, long enough that a launch costs little");
-  // Long but the caller waited for the other lanes (a busy machine): measured against serial.
+  // Long but the caller waited for the other lanes (a busy machine): measured against serial,
+  // which is decisively faster at its first counted call (its block's second).
   AdaptiveChoice B;
   Modes = round(B, RunMode::Wide, {1.5e6, 4e6, 1e6});
-  EXPECT_EQ(Modes.size(), AdaptiveChoice::BlockCalls * AdaptiveChoice::RoundBlocks);
+  const RunMode S = RunMode::Serial, W = RunMode::Wide;
+  EXPECT_EQ(Modes, (std::vector<RunMode>{W, W, W, S, S}));
   EXPECT_EQ(B.choice(), RunMode::Serial);
   EXPECT_EQ(B.basis(), AdaptiveChoice::Basis::Measured);
+  // Close (1.5 ms serial, 1.2 ms wide): the whole round.
+  AdaptiveChoice C;
+  Modes = round(C, RunMode::Wide, {1.5e6, 1.2e6, 0.3e6});
+  EXPECT_EQ(Modes.size(), AdaptiveChoice::BlockCalls * AdaptiveChoice::RoundBlocks);
+  EXPECT_EQ(C.choice(), RunMode::Wide);
+}
+
+TEST(AdaptiveTest, ADecisiveGapEndsTheRound) {
+  // Particlefilter's resampling loop: 37 ms wide, but unbalanced (the caller's share 10 ms, so
+  // not trusted), 74 ms serially. Calls that long count as the first of their block: one
+  // serial call decides, where the whole round would have run three of nine calls serially.
+  AdaptiveChoice A;
+  std::vector<RunMode> Modes = round(A, RunMode::Wide, {74e6, 37e6, 10e6});
+  const RunMode S = RunMode::Serial, W = RunMode::Wide;
+  EXPECT_EQ(Modes, (std::vector<RunMode>{W, W, W, S}));
+  EXPECT_EQ(A.choice(), RunMode::Wide);
+  EXPECT_EQ(A.basis(), AdaptiveChoice::Basis::Measured);
+  EXPECT_DOUBLE_EQ(A.serialNs(), 74e6);
+  EXPECT_DOUBLE_EQ(A.wideNs(), 37e6);
+  EXPECT_EQ(A.countdown(), AdaptiveChoice::FirstInterval);
+  // Short calls wait for their block's second call; a gap just short of decisive does not end
+  // the round (serial 10 us, wide 6.1 us: 0.61).
+  AdaptiveChoice B;
+  Modes = round(B, RunMode::Serial, {10000, 5000, 2500});
+  EXPECT_EQ(Modes, (std::vector<RunMode>{S, S, S, W, W}));
+  EXPECT_EQ(B.choice(), RunMode::Wide);
+  AdaptiveChoice C;
+  Modes = round(C, RunMode::Serial, {10000, 6100, 3000});
+  EXPECT_EQ(Modes.size(), AdaptiveChoice::BlockCalls * AdaptiveChoice::RoundBlocks);
+  EXPECT_EQ(C.choice(), RunMode::Wide);
+  // A slow first call of a short loop is still no sample: a cold 1 ms first serial call and
+  // 5 us ones against 4 us wide stay a whole round (FirstCallOfEachBlockIsNotCounted).
 }
 
 TEST(AdaptiveTest, MeasuresAgainLessOftenWhenConfirmed) {
