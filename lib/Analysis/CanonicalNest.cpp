@@ -184,6 +184,10 @@ public:
   /// wraps, as in `n - 1` with n == 0) is involved. Invalid otherwise.
   Polynomial exactValue(const Expr *E) {
     E = E->IgnoreParens();
+    // `int j = std::max(a, b)`: the initializer binds temporaries to the references std::max
+    // takes, so it is a full-expression with cleanups.
+    if (const auto *FE = dyn_cast<FullExpr>(E))
+      return exactValue(FE->getSubExpr());
     Expr::EvalResult ER;
     if (!E->isValueDependent() && E->getType()->isIntegerType() && E->EvaluateAsInt(ER, Ctx)) {
       const llvm::APSInt &V = ER.Val.getInt();
@@ -206,6 +210,8 @@ public:
       if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && ME->getType()->isIntegerType())
         if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
           return Polynomial::variable({FD, "this->" + FD->getNameAsString(), false});
+    if (isa<CallExpr>(E) || isa<ConditionalOperator>(E))
+      return clampValue(E);
     if (!E->getType()->isSignedIntegerType())
       return Polynomial::invalid();
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
@@ -223,6 +229,49 @@ public:
     return Polynomial::invalid();
   }
 
+  /// `std::max(a, b)`, `std::min(a, b)`, or a conditional that picks one of its two compared
+  /// operands (`a > b ? a : b`, as MAX and MIN macros expand), of exact values: one clamp
+  /// symbol (Polynomial.h), so that a loop starting at a max or ending at a min keeps affine
+  /// subscripts. Invalid otherwise.
+  Polynomial clampValue(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    const Expr *X = nullptr, *Y = nullptr;
+    bool IsMax = false;
+    if (const auto *CE = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      if (!FD || CE->getNumArgs() != 2 || !FD->isInStdNamespace() || !FD->getIdentifier() ||
+          (FD->getName() != "min" && FD->getName() != "max"))
+        return Polynomial::invalid();
+      IsMax = FD->getName() == "max";
+      X = CE->getArg(0)->IgnoreImplicit();
+      Y = CE->getArg(1)->IgnoreImplicit();
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      const auto *Cmp = dyn_cast<BinaryOperator>(CO->getCond()->IgnoreParenImpCasts());
+      if (!Cmp || !Cmp->isRelationalOp())
+        return Polynomial::invalid();
+      Polynomial L = exactValue(Cmp->getLHS()), R = exactValue(Cmp->getRHS());
+      Polynomial T = exactValue(CO->getTrueExpr()), F = exactValue(CO->getFalseExpr());
+      if (!L.isValid() || !R.isValid() || !T.isValid() || !F.isValid())
+        return Polynomial::invalid();
+      bool PicksL = T == L && F == R, PicksR = T == R && F == L;
+      if (!PicksL && !PicksR)
+        return Polynomial::invalid();
+      // `x < y ? x : y` and `x > y ? y : x` are min(x, y); the others max.
+      bool Less = Cmp->getOpcode() == BO_LT || Cmp->getOpcode() == BO_LE;
+      IsMax = Less != PicksL;
+      X = CO->getTrueExpr();
+      Y = CO->getFalseExpr();
+    } else {
+      return Polynomial::invalid();
+    }
+    Polynomial A = exactValue(X), B = exactValue(Y);
+    if (!A.isValid() || !B.isValid() || !A.loopVars().empty() || !B.loopVars().empty())
+      return Polynomial::invalid();
+    if (A == B)
+      return A;
+    return Polynomial::variable(clampSymbol(IsMax, A, B));
+  }
+
   /// Polynomial of a bound or step: constants and outer integer variables only.
   Polynomial polyOfSimple(const Expr *E) {
     Expr::EvalResult ER;
@@ -230,6 +279,8 @@ public:
         ER.Val.getInt().getSignificantBits() <= 64)
       return Polynomial::constant(ER.Val.getInt().getSExtValue());
     E = E->IgnoreParens();
+    if (isa<CallExpr>(E->IgnoreImplicit()) || isa<ConditionalOperator>(E->IgnoreImplicit()))
+      return clampValue(E);
     if (const auto *CE = dyn_cast<CastExpr>(E)) {
       if (CE->getCastKind() == CK_LValueToRValue || CE->getCastKind() == CK_NoOp ||
           (CE->getCastKind() == CK_IntegralCast &&

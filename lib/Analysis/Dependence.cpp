@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "clustrix/Analysis/Dependence.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <cstdlib>
 #include <numeric>
 
@@ -86,7 +88,13 @@ std::optional<std::vector<Polynomial>> clustrix::delinearize(const Polynomial &P
   if (!RR)
     return std::nullopt;
   Polynomial SMinus1 = Polynomial::variable(*S) - Polynomial::constant(1);
-  if (!provablyLessEq(Polynomial::constant(0), RR->Lo) || !provablyLessEq(RR->Hi, SMinus1))
+  // Clamp symbols (a loop from max(a, b) to min(c, d)) are bounded by either operand.
+  auto AtLeastZero = [&](const Polynomial &P) {
+    return provablyLessEq(Polynomial::constant(0), P);
+  };
+  auto BelowStride = [&](const Polynomial &P) { return provablyLessEq(P, SMinus1); };
+  if (!llvm::any_of(clampAlternatives(RR->Lo, /*Lower=*/true), AtLeastZero) ||
+      !llvm::any_of(clampAlternatives(RR->Hi, /*Lower=*/false), BelowStride))
     return std::nullopt;
   std::optional<std::vector<Polynomial>> Outer = delinearize(Q, Ranges, Extents);
   if (!Outer)

@@ -41,6 +41,11 @@ public:
         if (const Quotient *Q = V.IsLoopVar ? nullptr : quotientOf(V.Key))
           if (!Q->Num.loopVars().empty() || !add(Q->Num))
             return false;
+        // So does a clamp symbol its operands'.
+        if (const Clamp *Cl = V.IsLoopVar ? nullptr : clampOf(V.Key))
+          if (!Cl->A.loopVars().empty() || !Cl->B.loopVars().empty() || !add(Cl->A) ||
+              !add(Cl->B))
+            return false;
       }
     }
     return true;
@@ -289,6 +294,15 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
           " - 1) or (" + N + " < 0 and " + DQ + " - " + D + " + 1 <= " + N + " and " + N +
           " <= " + DQ + "))");
     }
+  // c = max(x, y): c >= x, c >= y, and c is one of them; min alike.
+  for (const auto &[K, V] : Names.Symbols)
+    if (const Clamp *Cl = clampOf(V.Key)) {
+      std::string C = Names.symbol(V), X = "(" + Names.text(Cl->A, 'a') + ")",
+                  Y = "(" + Names.text(Cl->B, 'a') + ")";
+      std::string Rel = Cl->IsMax ? " >= " : " <= ";
+      And(C + Rel + X + " and " + C + Rel + Y + " and (" + C + " = " + X + " or " + C + " = " +
+          Y + ")");
+    }
   for (size_t D = 0; D < A.size(); ++D)
     And(Names.text(A[D], 'a') + " = " + Names.text(B[D], 'b'));
   for (auto [Conds, I] : {std::pair{CondA, 'a'}, std::pair{CondB, 'b'}})
@@ -361,7 +375,7 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
     std::vector<std::pair<std::string, long>> Values;
     int P = 0;
     for (const auto &[K, V] : Names.Symbols) {
-      if (V.Name.rfind("__clx", 0) != 0 && !quotientOf(V.Key)) {
+      if (V.Name.rfind("__clx", 0) != 0 && !quotientOf(V.Key) && !clampOf(V.Key)) {
         Values.push_back({V.Name, coordinate(Pt, isl_dim_param, P)});
         Answer.Symbols.push_back({V.Key, coordinate(Pt, isl_dim_param, P)});
       }

@@ -262,3 +262,67 @@ const Quotient *clustrix::quotientOf(const void *Key) {
   auto It = quotients().find(Key);
   return It == quotients().end() ? nullptr : &It->second;
 }
+
+namespace {
+std::map<const void *, Clamp> &clamps() {
+  static auto *C = new std::map<const void *, Clamp>();
+  return *C;
+}
+
+/// A polynomial's terms and their variables' keys, as text: the same text for the same
+/// polynomial.
+std::string keyText(const Polynomial &P) {
+  std::string Key;
+  for (const auto &[M, C] : P.terms()) {
+    Key += ";" + std::to_string(C);
+    for (const PolyVar &V : M) {
+      char Buf[32];
+      std::snprintf(Buf, sizeof Buf, "*%p", V.Key);
+      Key += Buf;
+    }
+  }
+  return Key;
+}
+} // namespace
+
+PolyVar clustrix::clampSymbol(bool IsMax, const Polynomial &A, const Polynomial &B) {
+  static auto *Keys = new std::set<std::string>();
+  std::string Key = std::string(IsMax ? "max" : "min") + keyText(A) + "|" + keyText(B);
+  const void *K = &*Keys->insert(Key).first;
+  clamps().emplace(K, Clamp{IsMax, A, B});
+  std::string X = "(" + A.str() + ")", Y = "(" + B.str() + ")";
+  return {K, "(" + X + (IsMax ? " > " : " < ") + Y + " ? " + X + " : " + Y + ")", false};
+}
+
+const Clamp *clustrix::clampOf(const void *Key) {
+  auto It = clamps().find(Key);
+  return It == clamps().end() ? nullptr : &It->second;
+}
+
+std::vector<Polynomial> clustrix::clampAlternatives(const Polynomial &P, bool Lower) {
+  std::vector<Polynomial> Out{P};
+  if (!P.isValid())
+    return Out;
+  for (const auto &[M, C] : P.terms()) {
+    if (M.size() != 1 || M[0].IsLoopVar)
+      continue;
+    const Clamp *Cl = clampOf(M[0].Key);
+    if (!Cl)
+      continue;
+    // C*S >= C*operand where (C > 0 and S is a max) or (C < 0 and S is a min) for a lower
+    // bound; the other two for an upper bound.
+    if ((C > 0) != (Cl->IsMax == Lower))
+      continue;
+    std::vector<Polynomial> Next;
+    for (const Polynomial &Q : Out)
+      for (const Polynomial *Op : {&Cl->A, &Cl->B}) {
+        Polynomial R = Q.substitute(M[0], *Op);
+        if (R.isValid() && Next.size() < 16)
+          Next.push_back(R);
+      }
+    for (Polynomial &R : Next)
+      if (Out.size() < 16)
+        Out.push_back(std::move(R));
+  }
+  return Out;
+}

@@ -237,3 +237,98 @@ void transposeTilesOverlap(int order, int t, double *A, double *B) {
           B[i * order + j] += A[j * order + i];
   // CHECK: clamped-bounds.cpp:[[@LINE-1]]:11: note: written here
 }
+
+// A parallel loop that starts at a max or ends at a min: each clamp is one symbol, related to
+// its operands in the exact test, and bounded by either operand in the proofs of bounds
+// (Polynomial.h, clampSymbol), so that the hyperplanes of a wavefront delinearize. Refused where
+// a row is left (before its start, or past its end), or an iteration reads what the one before
+// wrote.
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+void startAtMax(int lo, int hi, double *a, const double *b) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: b; out: a
+  [[cluster::gpu_parallel]]
+  for (int i = MAX(1, lo); i < hi; i++)
+    a[i] = b[i] + b[i - 1];
+}
+void startAtMaxCarried(int lo, int hi, double *a) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written in one iteration and read in another (dependence distance 1)
+  [[cluster::gpu_parallel]]
+  for (int i = std::max(1, lo); i < hi; i++)
+    a[i] = a[i - 1] + 1;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:12: note: conflicting read here
+}
+void hyperplane(int n, double *grid) {
+  for (int i = 2; i <= 2 * n - 2; i++) {
+    // CHECK: clamped-bounds.cpp:[[@LINE+2]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 3); in: grid; out: grid
+    [[cluster::gpu_parallel]]
+    for (int j = std::max(2, i - n + 2); j <= std::min(i, n); j++) {
+      const int x = i - j + 1;
+      const int y = j - 1;
+      grid[x * n + y] = grid[(x - 1) * n + y] + grid[x * n + (y - 1)] - grid[(x - 1) * n + (y - 1)];
+    }
+  }
+}
+void hyperplanePastRow(int n, int i, double *grid) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'grid' may be written in one iteration and written in another: the dependence test cannot prove the accesses disjoint
+  [[cluster::gpu_parallel]]
+  for (int j = MAX(2, i - n + 2); j <= MIN(i, n + 1); j++)
+    grid[(i - j + 1) * n + j - 1] = grid[(i - j) * n + j - 1] + 1;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:5: note: written here
+}
+void hyperplaneBeforeRow(int n, int i, double *grid) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'grid' may be written in one iteration and written in another: the dependence test cannot prove the accesses disjoint
+  [[cluster::gpu_parallel]]
+  for (int j = MAX(0, i - n + 2); j <= MIN(i, n); j++)
+    grid[(i - j + 1) * n + j - 1] = grid[(i - j) * n + j - 1] + 1;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:5: note: written here
+}
+void mirrorInClamp(int lo, int hi, double *a) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a; out: a
+  [[cluster::gpu_parallel]]
+  for (int i = MAX(0, lo); i < std::min(hi, 100); i++)
+    a[i] = a[199 - i] + 1;
+}
+void mirrorPastClamp(int lo, int hi, double *a) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written in one iteration and read in another: iterations 99 and 100 (with hi = 101, lo = 0) touch the same element
+  [[cluster::gpu_parallel]]
+  for (int i = MAX(0, lo); i < std::min(hi, 101); i++)
+    a[i] = a[199 - i] + 1;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:12: note: conflicting read here
+}
+
+// PRK's C1z hyperplane spells the stride through a local, `const int nn = 1 - n;`: a local of
+// the function defined from values nothing in the function changes stands for its definition.
+// Where n changes after it, or a local hides n at the loop, nn stays a symbol of its own
+// (which may be 0: a race).
+void hyperplaneStrideLocal(int n, double *grid) {
+  const int nn = 1 - n;
+  for (int i = 2; i <= 2 * n - 2; i++) {
+    // CHECK: clamped-bounds.cpp:[[@LINE+2]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: grid; out: grid
+    [[cluster::gpu_parallel]]
+    for (int j = MAX(2, i - n + 2); j <= MIN(i, n); j++)
+      grid[(i + 1) * n - 1 + j * nn] = grid[i * n - 1 + j * nn] + grid[(i + 1) * n - 2 + j * nn] -
+                                       grid[i * n - 2 + j * nn];
+  }
+}
+void hyperplaneStrideChanged(int n, double *grid) {
+  const int nn = 1 - n;
+  n = n + 1;
+  for (int i = 2; i <= 2 * n - 2; i++) {
+    // CHECK: clamped-bounds.cpp:[[@LINE+2]]:5: warning: loop not parallelized: 'grid' may be written in one iteration and written in another: the dependence test cannot prove the accesses disjoint
+    [[cluster::gpu_parallel]]
+    for (int j = MAX(2, i - n + 2); j <= MIN(i, n); j++)
+      grid[(i + 1) * n - 1 + j * nn] = grid[i * n - 1 + j * nn] + 1;
+    // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+  }
+}
+void strideLocalHidden(int n, double *grid) {
+  const int nn = 1 - n;
+  {
+    int n = 3;
+    // CHECK: clamped-bounds.cpp:[[@LINE+2]]:5: warning: loop not parallelized: 'grid' is written in one iteration and written in another: two iterations (with n = 0, nn = 0) touch the same element
+    [[cluster::gpu_parallel]]
+    for (int j = 1; j < 10; j++)
+      grid[j * nn + n] = 1;
+    // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+  }
+}

@@ -125,6 +125,28 @@ PolyVar quotientSymbol(const Polynomial &Num, int64_t Div);
 /// The quotient a symbol stands for, or null.
 const Quotient *quotientOf(const void *Key);
 
+/// A loop-invariant `max(A, B)` (IsMax) or `min(A, B)` that the analysis names as one symbol: a
+/// parallel loop that starts at a max or ends at a min (a hyperplane of a wavefront, `for (j =
+/// max(2, i - n + 2); j <= min(i, n); ++j)`) keeps affine subscripts. The exact dependence test
+/// relates the symbol to its operands; bounds proofs take either operand where its sign allows
+/// (clampAlternatives).
+struct Clamp {
+  bool IsMax = true;
+  Polynomial A, B; ///< Over invariant symbols only.
+};
+
+/// The symbol standing for the clamp (the same key for the same operands); Name is what the
+/// host evaluates, in the symbols' own spellings.
+PolyVar clampSymbol(bool IsMax, const Polynomial &A, const Polynomial &B);
+
+/// The clamp a symbol stands for, or null.
+const Clamp *clampOf(const void *Key);
+
+/// Polynomials that bound P from below (Lower) or above where its clamp symbols are replaced by
+/// one of their operands, each substitution valid by the term's sign (a max is at least either
+/// operand, a min at most either); P itself first. At most 16.
+std::vector<Polynomial> clampAlternatives(const Polynomial &P, bool Lower);
+
 } // namespace clustrix
 
 #endif // CLUSTRIX_ANALYSIS_POLYNOMIAL_H

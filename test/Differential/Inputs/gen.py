@@ -2964,7 +2964,7 @@ class Program:
         a max taken for an upper bound), on 1-D arrays and a flattened transpose."""
         r = self.rnd
         kind = r.choice(['min', 'macro', 'cond', 'cond-swapped', 'max-start', 'wrong-max',
-                         'transpose'])
+                         'transpose', 'par-clamp', 'hyperplane'])
         pre, fors, post, clauses = self.header(L, 'n', simple=True)
         L.tags.add('clamp-' + kind)
         ii, tag = L.vars[0].name, L.tag
@@ -2996,6 +2996,8 @@ class Program:
         lines = list(pre) + ['  std::vector<int> %s(n + 40), %s(n + 40);' % (x, y),
                              '  for (int %s = 0; %s < n + 40; ++%s)' % (k, k, k),
                              '    %s[%s] = %s[%s] = (%s * 37 + %d) %% 1000;' % (x, k, y, k, k, seed)]
+        if kind in ('par-clamp', 'hyperplane'):
+            return self.parallel_clamp(L, kind, pre, post, clauses, x, y, k, seed)
         if kind == 'transpose':
             m = r.choice([7, 13, 20, 33])
             it, jt = ii, self.fresh('jt')
@@ -3030,6 +3032,53 @@ class Program:
                       '    for (int %s = %s; %s < %s; ++%s)' % (i, start, i, bound, i),
                       '      %s[%s] = (%s[%s] + %s[%s - %d] + 1) %% 1000;' % (
                           x, i, x, i, y, i, 1 if kind == 'max-start' else 0),
+                      '  }']
+        lines += list(post) + ['  dt_arr("%s %s", %s.data(), %s.size());' % (tag, x, x, x)]
+        return lines, list(clauses)
+
+    def parallel_clamp(self, L, kind, pre, post, clauses, x, y, k, seed):
+        """The parallel loop itself starts at a max and ends at a min: a clamped range of a
+        1-D array, with a neighbour read that conflicts (d != 0), and the hyperplanes of a
+        wavefront over a flattened m x m grid, whose bound one past the row (e = 1) makes
+        iterations meet."""
+        r = self.rnd
+        ii, tag = L.vars[0].name, L.tag
+        lines = list(pre)
+        if kind == 'par-clamp':
+            K = r.choice([1, 2, 3])
+            d = r.wpick([(4, 0), (1, 1), (1, -1), (0.5, 2)])
+            lo, hi = self.fresh('lo'), self.fresh('hi')
+            if d:
+                L.tags.add('par-clamp-conflict')
+            lines += ['  int %s = %d, %s = %d;' % (lo, r.choice([-4, 0, 2, 5, 9]), hi,
+                                                  r.choice([3, 17, self.n, self.n + 7])),
+                      '  std::vector<int> %s(n + 40), %s(n + 40);' % (x, y),
+                      '  for (int %s = 0; %s < n + 40; ++%s)' % (k, k, k),
+                      '    %s[%s] = %s[%s] = (%s * 37 + %d) %% 1000;' % (x, k, y, k, k, seed),
+                      '  @ATTR',
+                      '  for (int %s = std::max(%s, %d); %s < std::min(%s, n); ++%s) { @FOR' % (
+                          ii, lo, K, ii, hi, ii),
+                      '    %s[%s] = (%s[%s %s %d] + %s[%s] + 1) %% 1000;' % (
+                          x, ii, x, ii, '+' if d >= 0 else '-', abs(d), y, ii),
+                      '  }']
+        else:
+            m = r.choice([5, 9, 16, 23])
+            e = r.wpick([(4, 0), (1, 1)])
+            if e:
+                L.tags.add('hyperplane-past-row')
+            mv, hv = self.fresh('m'), self.fresh('h')
+            lines += ['  int %s = %d;' % (mv, m),
+                      '  std::vector<int> %s(%d);' % (x, m * m),
+                      '  for (int %s = 0; %s < %d; ++%s)' % (k, k, m * m, k),
+                      '    %s[%s] = (%s * 29 + %d) %% 1000;' % (x, k, k, seed),
+                      '  for (int %s = 2; %s <= 2 * %s - 2; ++%s) {' % (hv, hv, mv, hv),
+                      '  @ATTR',
+                      '  for (int %s = std::max(2, %s - %s + 2); %s <= std::min(%s, %s + %d); ++%s) { @FOR' % (
+                          ii, hv, mv, ii, hv, mv, e, ii),
+                      '    %s[(%s - %s + 1) * %s + %s - 1] = (%s[(%s - %s) * %s + %s - 1] + '
+                      '%s[(%s - %s + 1) * %s + %s - 2] + 1) %% 1000;' % (
+                          x, hv, ii, mv, ii, x, hv, ii, mv, ii, x, hv, ii, mv, ii),
+                      '  }',
                       '  }']
         lines += list(post) + ['  dt_arr("%s %s", %s.data(), %s.size());' % (tag, x, x, x)]
         return lines, list(clauses)
