@@ -322,6 +322,10 @@ private:
   void noteReachableRead(const std::string &Name, clang::QualType T,
                          const clang::VarDecl *Local, clang::SourceLocation Loc);
   Polynomial polyOf(const clang::Expr *E, bool Exact = false);
+  Polynomial outerDefinition(const clang::VarDecl *VD, bool Exact);
+  /// The enclosing function's variables that collectRewritten finds (outerDefinition).
+  std::optional<std::set<const clang::VarDecl *>> FunctionRewritten;
+  unsigned OuterDefinitionDepth = 0;
   const Frame *ownerFrame(const clang::DeclRefExpr *DR) const;
   static std::string keyOf(const void *D);
   bool isArrayLike(clang::QualType T);

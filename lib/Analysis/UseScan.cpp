@@ -32,6 +32,14 @@ void rewritten(const Stmt *S, bool ReadContext, std::set<const VarDecl *> &Out) 
     rewritten(PE->getSubExpr(), ReadContext, Out);
     return;
   }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+    // C++'s `a < b ? a : b` of two lvalues is an lvalue: read as a whole (a MIN macro), it
+    // reads a and b; assigned, it may write either.
+    rewritten(CO->getCond(), false, Out);
+    rewritten(CO->getTrueExpr(), ReadContext, Out);
+    rewritten(CO->getFalseExpr(), ReadContext, Out);
+    return;
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(S); ME && !ME->isArrow()) {
     // Using a reference member only reads the object that holds it.
     bool RefMember = ME->getMemberDecl()->getType()->isReferenceType();

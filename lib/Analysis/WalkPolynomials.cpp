@@ -63,6 +63,10 @@ Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
       return Polynomial::invalid();
     if (!VD->getType()->isIntegerType() || VD->getType().isVolatileQualified())
       return Polynomial::invalid();
+    // An outer local defined once from values nothing in the function changes (`const int nn
+    // = 1 - n;`): its definition.
+    if (Polynomial D = outerDefinition(VD, Exact); D.isValid())
+      return D;
     // An outer integer: a symbol. A loop that writes it is refused for that write.
     return Polynomial::variable({VD, nameOf(VD, DR->getBeginLoc()), false});
   }
@@ -117,6 +121,57 @@ Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
       return polyOf(UO->getSubExpr(), Exact);
   }
   return Polynomial::invalid();
+}
+
+} // namespace analysis
+} // namespace clustrix
+
+namespace clustrix {
+namespace analysis {
+
+/// The variables S names.
+static void namedVars(const Stmt *S, std::set<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+      Out.insert(VD);
+  for (const Stmt *C : S->children())
+    namedVars(C, Out);
+}
+
+/// A `const` local of the function that holds the loop, defined from integers of that function
+/// (its parameters and locals) where nothing in the function changes it or them (no write, no
+/// address taken, no reference bound: collectRewritten): the polynomial of its definition,
+/// which is then its value wherever the loop runs. Invalid otherwise.
+Polynomial BodyWalker::outerDefinition(const VarDecl *VD, bool Exact) {
+  const FunctionDecl *Fn = Scope.enclosing();
+  // Only a `const` local: its name is what the user chose to stand for the value (an extent of
+  // a variably modified type named by a local that is not const stays that symbol, as the
+  // type's rows are).
+  if (!Fn || !Fn->hasBody() || OuterDefinitionDepth > 4 || VD->getDeclContext() != Fn ||
+      !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->getInit() ||
+      VD->getType()->isReferenceType() || !VD->getType().isConstQualified())
+    return Polynomial::invalid();
+  if (!FunctionRewritten) {
+    FunctionRewritten.emplace();
+    collectRewritten(Fn->getBody(), *FunctionRewritten);
+  }
+  if (FunctionRewritten->count(VD))
+    return Polynomial::invalid();
+  std::set<const VarDecl *> Named;
+  namedVars(VD->getInit(), Named);
+  for (const VarDecl *X : Named)
+    if (FunctionRewritten->count(X) || X->getDeclContext() != Fn || !X->hasLocalStorage() ||
+        X->getType()->isReferenceType() || X->getType().isVolatileQualified() ||
+        !Scope.whyNotNameable(X).empty()) // generated code at the loop names it
+      return Polynomial::invalid();
+  ++OuterDefinitionDepth;
+  Polynomial P = polyOf(VD->getInit(), Exact);
+  --OuterDefinitionDepth;
+  if (!P.isValid() || !P.loopVars().empty())
+    return Polynomial::invalid();
+  return P;
 }
 
 } // namespace analysis
