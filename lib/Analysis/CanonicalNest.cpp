@@ -243,8 +243,17 @@ public:
           (FD->getName() != "min" && FD->getName() != "max"))
         return Polynomial::invalid();
       IsMax = FD->getName() == "max";
-      X = CE->getArg(0)->IgnoreImplicit();
-      Y = CE->getArg(1)->IgnoreImplicit();
+      // The reference parameters bind to the arguments, through a temporary where they are
+      // not lvalues; the conversions to the parameters' type stay, for exactValue to check
+      // (`std::min<int>(some_long, n)` may not keep the long's value).
+      auto Bound = [](const Expr *A) {
+        A = A->IgnoreParens();
+        if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(A))
+          A = M->getSubExpr();
+        return A;
+      };
+      X = Bound(CE->getArg(0));
+      Y = Bound(CE->getArg(1));
     } else if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
       const auto *Cmp = dyn_cast<BinaryOperator>(CO->getCond()->IgnoreParenImpCasts());
       if (!Cmp || !Cmp->isRelationalOp())

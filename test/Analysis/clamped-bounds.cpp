@@ -332,3 +332,11 @@ void strideLocalHidden(int n, double *grid) {
     // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
   }
 }
+// A clamp whose operand a conversion may change (`std::max<int>` of a long) is no symbol.
+void startAtNarrowedMax(long big, int n, double *a) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int i = std::max<int>(big, 1); i < n; i++)
+    a[i] = a[i] + 1;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:5: note: written here
+}
