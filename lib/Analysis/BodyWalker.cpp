@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BodyWalker.h"
+#include "MinMax.h"
 
 #include "clustrix/Analysis/StmtCoverage.h"
 
@@ -704,42 +705,15 @@ void BodyWalker::innerRange(const ForStmt *F, const VarDecl *&IV,
     Trips = *T + 1 > 0 ? double(*T + 1) / double(Range->Step) : 1.0;
 }
 
-/// The operands of E when it is the smaller (Min) or larger of two integers: `std::min(a, b)`,
-/// `std::max(a, b)`, or a conditional that chooses between its own two compared operands
-/// (`a < b ? a : b`, as MIN macros expand).
+/// The operands of E when it is the smaller (Min) or larger of two integers (minMaxOf).
 bool BodyWalker::splitMinMax(const Expr *E, bool Min, const Expr *&A, const Expr *&B) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *FD = CE->getDirectCallee();
-    if (!FD || CE->getNumArgs() != 2 || !FD->isInStdNamespace() || !FD->getIdentifier() ||
-        FD->getName() != (Min ? "min" : "max"))
-      return false;
-    A = CE->getArg(0)->IgnoreImplicit();
-    B = CE->getArg(1)->IgnoreImplicit();
-    return true;
-  }
-  const auto *CO = dyn_cast<ConditionalOperator>(E);
-  if (!CO)
+  const Expr *X = nullptr, *Y = nullptr;
+  std::optional<bool> IsMax =
+      minMaxOf(E, X, Y, [&](const Expr *V) { return polyOf(V, /*Exact=*/true); });
+  if (!IsMax || *IsMax == Min)
     return false;
-  const auto *Cmp = dyn_cast<BinaryOperator>(CO->getCond()->IgnoreParenImpCasts());
-  if (!Cmp || !Cmp->isRelationalOp())
-    return false;
-  // `x < y ? x : y` and `x > y ? y : x` are min(x, y); the others max.
-  bool Less = Cmp->getOpcode() == BO_LT || Cmp->getOpcode() == BO_LE;
-  Polynomial X = polyOf(Cmp->getLHS(), /*Exact=*/true), Y = polyOf(Cmp->getRHS(), /*Exact=*/true);
-  Polynomial T = polyOf(CO->getTrueExpr(), /*Exact=*/true);
-  Polynomial F = polyOf(CO->getFalseExpr(), /*Exact=*/true);
-  if (!X.isValid() || !Y.isValid() || !T.isValid() || !F.isValid())
-    return false;
-  bool PicksX = T == X && F == Y, PicksY = T == Y && F == X;
-  if (!PicksX && !PicksY)
-    return false;
-  // Picking the smaller: `x < y ? x : y` or `x > y ? y : x`.
-  bool IsMin = Less == PicksX;
-  if (IsMin != Min)
-    return false;
-  A = CO->getTrueExpr();
-  B = CO->getFalseExpr();
+  A = X;
+  B = Y;
   return true;
 }
 
@@ -808,18 +782,6 @@ int64_t BodyWalker::constantStep(const Expr *Inc) {
   return C > 1 ? C : 1;
 }
 
-/// +1 for ++v / v++ / v += c (c > 0), -1 for decrements, 0 otherwise.
-/// The variables S names.
-static void collectVarRefs(const Stmt *S, std::set<const VarDecl *> &Out) {
-  if (!S)
-    return;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
-      Out.insert(VD);
-  for (const Stmt *C : S->children())
-    collectVarRefs(C, Out);
-}
-
 /// Whether S calls anything (a callee may write what it can reach).
 static bool hasCall(const Stmt *S) {
   if (!S)
@@ -880,7 +842,7 @@ bool BodyWalker::upByInvariantStep(const ForStmt *F, const VarDecl *V,
     return false;
   // Nothing the step names may change while the loop runs.
   std::set<const VarDecl *> Named;
-  collectVarRefs(Step, Named);
+  collectNames(Step, Named);
   bool Calls = hasCall(F->getBody());
   for (const VarDecl *X : Named)
     if (X == V || Changed.count(X) || X->getType().isVolatileQualified() ||
@@ -890,6 +852,7 @@ bool BodyWalker::upByInvariantStep(const ForStmt *F, const VarDecl *V,
   return !mayLeaveEarly(F->getBody());
 }
 
+/// +1 for ++v / v++ / v += c (c > 0), -1 for decrements, 0 otherwise.
 int BodyWalker::incrementDirection(const Expr *Inc, const VarDecl *V) {
   if (!Inc)
     return 0;

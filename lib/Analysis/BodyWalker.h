@@ -323,7 +323,10 @@ private:
                          const clang::VarDecl *Local, clang::SourceLocation Loc);
   Polynomial polyOf(const clang::Expr *E, bool Exact = false);
   Polynomial outerDefinition(const clang::VarDecl *VD, bool Exact);
-  /// The enclosing function's variables that collectRewritten finds (outerDefinition).
+  Polynomial computeOuterDefinition(const clang::VarDecl *VD, bool Exact);
+  /// outerDefinition's answers, and the enclosing function's variables that collectRewritten
+  /// finds (computed once).
+  std::map<std::pair<const clang::VarDecl *, bool>, Polynomial> OuterDefinitions;
   std::optional<std::set<const clang::VarDecl *>> FunctionRewritten;
   unsigned OuterDefinitionDepth = 0;
   const Frame *ownerFrame(const clang::DeclRefExpr *DR) const;

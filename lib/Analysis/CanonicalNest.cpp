@@ -6,6 +6,7 @@
 // be rectangular (inner trip counts evaluated once).
 //
 //===----------------------------------------------------------------------===//
+#include "MinMax.h"
 #include "Phases.h"
 
 #include "clustrix/AST/LoopNest.h"
@@ -229,56 +230,20 @@ public:
     return Polynomial::invalid();
   }
 
-  /// `std::max(a, b)`, `std::min(a, b)`, or a conditional that picks one of its two compared
-  /// operands (`a > b ? a : b`, as MAX and MIN macros expand), of exact values: one clamp
-  /// symbol (Polynomial.h), so that a loop starting at a max or ending at a min keeps affine
-  /// subscripts. Invalid otherwise.
+  /// A min or max of exact values (minMaxOf): one clamp symbol (Polynomial.h), so that a loop
+  /// starting at a max or ending at a min keeps affine subscripts. Invalid otherwise.
   Polynomial clampValue(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
     const Expr *X = nullptr, *Y = nullptr;
-    bool IsMax = false;
-    if (const auto *CE = dyn_cast<CallExpr>(E)) {
-      const FunctionDecl *FD = CE->getDirectCallee();
-      if (!FD || CE->getNumArgs() != 2 || !FD->isInStdNamespace() || !FD->getIdentifier() ||
-          (FD->getName() != "min" && FD->getName() != "max"))
-        return Polynomial::invalid();
-      IsMax = FD->getName() == "max";
-      // The reference parameters bind to the arguments, through a temporary where they are
-      // not lvalues; the conversions to the parameters' type stay, for exactValue to check
-      // (`std::min<int>(some_long, n)` may not keep the long's value).
-      auto Bound = [](const Expr *A) {
-        A = A->IgnoreParens();
-        if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(A))
-          A = M->getSubExpr();
-        return A;
-      };
-      X = Bound(CE->getArg(0));
-      Y = Bound(CE->getArg(1));
-    } else if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-      const auto *Cmp = dyn_cast<BinaryOperator>(CO->getCond()->IgnoreParenImpCasts());
-      if (!Cmp || !Cmp->isRelationalOp())
-        return Polynomial::invalid();
-      Polynomial L = exactValue(Cmp->getLHS()), R = exactValue(Cmp->getRHS());
-      Polynomial T = exactValue(CO->getTrueExpr()), F = exactValue(CO->getFalseExpr());
-      if (!L.isValid() || !R.isValid() || !T.isValid() || !F.isValid())
-        return Polynomial::invalid();
-      bool PicksL = T == L && F == R, PicksR = T == R && F == L;
-      if (!PicksL && !PicksR)
-        return Polynomial::invalid();
-      // `x < y ? x : y` and `x > y ? y : x` are min(x, y); the others max.
-      bool Less = Cmp->getOpcode() == BO_LT || Cmp->getOpcode() == BO_LE;
-      IsMax = Less != PicksL;
-      X = CO->getTrueExpr();
-      Y = CO->getFalseExpr();
-    } else {
+    std::optional<bool> IsMax =
+        minMaxOf(E, X, Y, [&](const Expr *V) { return exactValue(V); });
+    if (!IsMax)
       return Polynomial::invalid();
-    }
     Polynomial A = exactValue(X), B = exactValue(Y);
     if (!A.isValid() || !B.isValid() || !A.loopVars().empty() || !B.loopVars().empty())
       return Polynomial::invalid();
     if (A == B)
       return A;
-    return Polynomial::variable(clampSymbol(IsMax, A, B));
+    return Polynomial::variable(clampSymbol(*IsMax, A, B));
   }
 
   /// Polynomial of a bound or step: constants and outer integer variables only.

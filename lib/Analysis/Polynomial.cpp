@@ -236,6 +236,20 @@ bool clustrix::provablyLessEq(const Polynomial &A, const Polynomial &B) {
 }
 
 namespace {
+/// A polynomial's terms and their variables' keys, as text: the same text for the same
+/// polynomial.
+std::string keyText(const Polynomial &P) {
+  std::string Key;
+  for (const auto &[M, C] : P.terms()) {
+    Key += ";" + std::to_string(C);
+    for (const PolyVar &V : M) {
+      char Buf[32];
+      std::snprintf(Buf, sizeof Buf, "*%p", V.Key);
+      Key += Buf;
+    }
+  }
+  return Key;
+}
 std::map<const void *, Quotient> &quotients() {
   static auto *Q = new std::map<const void *, Quotient>();
   return *Q;
@@ -244,15 +258,7 @@ std::map<const void *, Quotient> &quotients() {
 
 PolyVar clustrix::quotientSymbol(const Polynomial &Num, int64_t Div) {
   static auto *Keys = new std::set<std::string>();
-  std::string Key = "quot/" + std::to_string(Div);
-  for (const auto &[M, C] : Num.terms()) {
-    Key += ";" + std::to_string(C);
-    for (const PolyVar &V : M) {
-      char Buf[32];
-      std::snprintf(Buf, sizeof Buf, "*%p", V.Key);
-      Key += Buf;
-    }
-  }
+  std::string Key = "quot/" + std::to_string(Div) + keyText(Num);
   const void *K = &*Keys->insert(Key).first;
   quotients().emplace(K, Quotient{Num, Div});
   return {K, "(" + Num.str() + ") / " + std::to_string(Div), false};
@@ -269,20 +275,6 @@ std::map<const void *, Clamp> &clamps() {
   return *C;
 }
 
-/// A polynomial's terms and their variables' keys, as text: the same text for the same
-/// polynomial.
-std::string keyText(const Polynomial &P) {
-  std::string Key;
-  for (const auto &[M, C] : P.terms()) {
-    Key += ";" + std::to_string(C);
-    for (const PolyVar &V : M) {
-      char Buf[32];
-      std::snprintf(Buf, sizeof Buf, "*%p", V.Key);
-      Key += Buf;
-    }
-  }
-  return Key;
-}
 } // namespace
 
 PolyVar clustrix::clampSymbol(bool IsMax, const Polynomial &A, const Polynomial &B) {

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Phases.h"
+#include "UseScan.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/StmtCXX.h"
@@ -247,16 +248,6 @@ bool privatizableArray(const VarDecl *VD) {
   return !E->isArrayType() && (E->isArithmeticType() || E->isEnumeralType()) &&
          !E.isVolatileQualified() && !E.isConstQualified() &&
          Ctx.getTypeSizeInChars(VD->getType()).getQuantity() <= MaxPrivateArrayBytes;
-}
-
-void collectNames(const Stmt *S, std::set<const VarDecl *> &Out) {
-  if (!S)
-    return;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
-      Out.insert(VD);
-  for (const Stmt *C : S->children())
-    collectNames(C, Out);
 }
 
 bool containsTry(const Stmt *S) {

@@ -229,6 +229,16 @@ private:
 
 void collectRewritten(const Stmt *S, std::set<const VarDecl *> &Out) { rewritten(S, false, Out); }
 
+void collectNames(const Stmt *S, std::set<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+      Out.insert(VD);
+  for (const Stmt *C : S->children())
+    collectNames(C, Out);
+}
+
 const VarDecl *rootVariable(const Expr *E) {
   while (E) {
     E = E->IgnoreParens();

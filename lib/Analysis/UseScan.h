@@ -27,6 +27,9 @@ namespace analysis {
 /// Adds to Out the variables with a use in S other than a read of their value.
 void collectRewritten(const clang::Stmt *S, std::set<const clang::VarDecl *> &Out);
 
+/// Adds to Out every variable S names.
+void collectNames(const clang::Stmt *S, std::set<const clang::VarDecl *> &Out);
+
 /// Where the addresses of the enclosing function's variables escape.
 struct EscapeInfo {
   /// The first escaping use the loop may observe, per variable.

@@ -123,28 +123,18 @@ Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
   return Polynomial::invalid();
 }
 
-} // namespace analysis
-} // namespace clustrix
-
-namespace clustrix {
-namespace analysis {
-
-/// The variables S names.
-static void namedVars(const Stmt *S, std::set<const VarDecl *> &Out) {
-  if (!S)
-    return;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
-      Out.insert(VD);
-  for (const Stmt *C : S->children())
-    namedVars(C, Out);
-}
-
 /// A `const` local of the function that holds the loop, defined from integers of that function
 /// (its parameters and locals) where nothing in the function changes it or them (no write, no
 /// address taken, no reference bound: collectRewritten): the polynomial of its definition,
 /// which is then its value wherever the loop runs. Invalid otherwise.
 Polynomial BodyWalker::outerDefinition(const VarDecl *VD, bool Exact) {
+  auto [It, New] = OuterDefinitions.try_emplace({VD, Exact}, Polynomial::invalid());
+  if (New)
+    It->second = computeOuterDefinition(VD, Exact);
+  return It->second;
+}
+
+Polynomial BodyWalker::computeOuterDefinition(const VarDecl *VD, bool Exact) {
   const FunctionDecl *Fn = Scope.enclosing();
   // Only a `const` local: its name is what the user chose to stand for the value (an extent of
   // a variably modified type named by a local that is not const stays that symbol, as the
@@ -160,7 +150,7 @@ Polynomial BodyWalker::outerDefinition(const VarDecl *VD, bool Exact) {
   if (FunctionRewritten->count(VD))
     return Polynomial::invalid();
   std::set<const VarDecl *> Named;
-  namedVars(VD->getInit(), Named);
+  collectNames(VD->getInit(), Named);
   for (const VarDecl *X : Named)
     if (FunctionRewritten->count(X) || X->getDeclContext() != Fn || !X->hasLocalStorage() ||
         X->getType()->isReferenceType() || X->getType().isVolatileQualified() ||

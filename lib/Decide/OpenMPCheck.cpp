@@ -2119,6 +2119,11 @@ std::optional<BasePlace> baseIn(Machine &M, const Region &Reg) {
   return BasePlace{*P, Elem, *Size};
 }
 
+/// "the one state" or "each of the N states", of a run's contexts.
+std::string statesText(size_t N) {
+  return N == 1 ? std::string("the one state") : "each of the " + std::to_string(N) + " states";
+}
+
 /// A loop the analysis proves where the objects its pointers reach are apart, judged in each
 /// state of a complete run: every region's base points somewhere the state knows; regions on
 /// different objects are apart; regions on one object are compared as offsets into it with the
@@ -2219,10 +2224,8 @@ std::optional<OmpVerdict> checkApartInStates(Facts &F, const FunctionDecl *Fn,
     return std::nullopt;
   OmpVerdict V;
   V.Verdict = RaceVerdict::RaceFree;
-  size_t N = Run.Contexts.size();
   V.Message = "the analysis proves it where its pointers reach apart objects, and in " +
-              (N == 1 ? std::string("the one state") : "each of the " + std::to_string(N) + " states") +
-              " in which '" + Fn->getNameAsString() + "' reaches it they do, or meet only where " +
+              statesText(Run.Contexts.size()) + " in which '" + Fn->getNameAsString() + "' reaches it they do, or meet only where " +
               "the exact test finds no two iterations";
   return V;
 }
@@ -2308,10 +2311,7 @@ std::optional<OmpVerdict> checkInContexts(Facts &F, const Stmt *Loop, const Func
     return std::nullopt;
   OmpVerdict V;
   V.Verdict = RaceVerdict::RaceFree;
-  size_t N = Run.Contexts.size();
-  V.Message = "run iteration by iteration in " +
-              (N == 1 ? std::string("the one state") : "each of the " + std::to_string(N) + " states") +
-              " in which '" + Fn->getNameAsString() +
+  V.Message = "run iteration by iteration in " + statesText(Run.Contexts.size()) + " in which '" + Fn->getNameAsString() +
               "' reaches it, no two iterations touch one element where either writes it";
   return V;
 }

@@ -340,3 +340,12 @@ void startAtNarrowedMax(long big, int n, double *a) {
     a[i] = a[i] + 1;
   // CHECK: clamped-bounds.cpp:[[@LINE-1]]:5: note: written here
 }
+// So is an inner tile's bound: the tile may end past n when the long does not fit.
+void innerNarrowedMin(long big, int n, double *out) {
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int it = 0; it < n; it += 64)
+    for (int i = it; i < std::min<int>(big, it + 64); ++i)
+      out[i] = 0.0;
+  // CHECK: clamped-bounds.cpp:[[@LINE-1]]:7: note: written here
+}
