@@ -35,6 +35,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <string_view>
 
 namespace clustrix {
 namespace rt {
@@ -43,6 +44,20 @@ namespace cuda {
 namespace {
 
 struct DeviceState;
+
+/// One sub-chunk (a piece, in Backend.h's terms) on the device.
+struct SubChunk {
+  uint64_t Lo = 0, Hi = 0;
+  unsigned Stream = 0;
+  unsigned Grid = 0;
+  std::vector<Box> Boxes;
+  std::vector<CUdeviceptr> Buffers;   // per region (0 when empty or resident)
+  std::vector<uint64_t> Elem0;        // resident: per region, the device address of element 0
+  std::vector<size_t> BufferBytes;    // their sizes
+  std::vector<CUdeviceptr> Partials;  // per reduction, Grid cells each
+  std::vector<size_t> PartialBytes;
+  std::vector<std::vector<unsigned char>> Cells; // the partials' cells, once copied out
+};
 
 /// A GPU's memory as the device data table moves it (Data/Residency.h). Resident work runs on
 /// stream 0: copies to the device and kernels in order there, copies out after it.
@@ -81,6 +96,16 @@ private:
   int Ordinal;
 };
 
+/// Orders kernels by name and hash, and finds one by a name not copied into a string (the
+/// lookup of every call).
+struct KernelKeyLess {
+  using is_transparent = void;
+  template <typename A, typename B> bool operator()(const A &X, const B &Y) const {
+    return std::make_pair(std::string_view(X.first), X.second) <
+           std::make_pair(std::string_view(Y.first), Y.second);
+  }
+};
+
 /// One GPU's process-wide state. M serializes chunks on the device.
 struct DeviceState {
   std::mutex M;
@@ -98,7 +123,7 @@ struct DeviceState {
   bool CopyStagingTried = false;
   char *CopyStaging = nullptr;
   size_t CopyHalf = 0;
-  std::map<std::pair<std::string, uint64_t>, CUfunction> Kernels;
+  std::map<std::pair<std::string, uint64_t>, CUfunction, KernelKeyLess> Kernels;
   /// Per ahead-of-time kernel, whether its rounding probe matched the host.
   std::map<std::pair<std::string, uint64_t>, bool> Probes;
   std::atomic<bool> Lost{false};
@@ -119,6 +144,17 @@ struct DeviceState {
   /// cache emptied and the allocation retried, else the chunk re-runs elsewhere).
   size_t KnownFree = 0;
   std::atomic<bool> FreeKnown{false};
+  /// The vectors of the chunk being prepared (CudaLoop), kept with their capacity from chunk to
+  /// chunk: a resident loop's whole call costs a few microseconds of host time, and a dozen
+  /// allocations were a fifth of it. Only the holder of M uses them.
+  struct Scratch {
+    std::vector<SubChunk> Subs;
+    std::vector<Box> Whole; // the boxes of the whole chunk, from split's footprint
+    std::vector<uint64_t> Words;
+    std::vector<void *> Ptrs;
+    std::vector<char> Fetched;
+  };
+  Scratch Kept;
 };
 
 /// Most device memory kept cached per device between chunks.
@@ -587,11 +623,12 @@ bool aheadOfTimeExact(const DriverApi &Api, DeviceState &S, const LoopInfo &Info
 /// Finds or builds the loop's kernel for the device: registered image, disk cache, NVRTC.
 bool kernelFor(const DriverApi &Api, DeviceState &S, const LoopInfo &Info, const DeviceInfo &Dev,
                CUfunction &F, std::string &Err) {
-  auto Key = std::make_pair(std::string(Info.KernelName), Info.KernelHash);
-  if (auto It = S.Kernels.find(Key); It != S.Kernels.end()) {
+  if (auto It = S.Kernels.find(std::make_pair(std::string_view(Info.KernelName), Info.KernelHash));
+      It != S.Kernels.end()) {
     F = It->second;
     return true;
   }
+  auto Key = std::make_pair(std::string(Info.KernelName), Info.KernelHash);
   // A kernel nvcc compiled into the program: its context-independent handle, resolved for this
   // device's context (the primary one, which the CUDA runtime shares); unless nvcc fused
   // multiply-adds in it, which NVRTC does not do.
@@ -713,19 +750,6 @@ void stagePiece(const BoxCopy &C, const Piece &P, const char *HostArray, char *D
            C.Pitch, P.Rows, P.Width, packThreads());
 }
 
-/// One sub-chunk (a piece, in Backend.h's terms) on the device.
-struct SubChunk {
-  uint64_t Lo = 0, Hi = 0;
-  unsigned Stream = 0;
-  unsigned Grid = 0;
-  std::vector<Box> Boxes;
-  std::vector<CUdeviceptr> Buffers;   // per region (0 when empty or resident)
-  std::vector<uint64_t> Elem0;        // resident: per region, the device address of element 0
-  std::vector<size_t> BufferBytes;    // their sizes
-  std::vector<CUdeviceptr> Partials;  // per reduction, Grid cells each
-  std::vector<size_t> PartialBytes;
-  std::vector<std::vector<unsigned char>> Cells; // the partials' cells, once copied out
-};
 
 /// The loop prepared on one device for one chunk: the device's lock is held, its context is
 /// current and the kernel is loaded. Sub-chunk S is copied in and launched on stream S % 2, so
@@ -736,7 +760,7 @@ public:
            const LoopInfo &Info, const LoopArgs &Args, const DeviceInfo &Dev, CUfunction F,
            bool Resident)
       : Api(Api), S(S), Lock(std::move(Lock)), Info(Info), Args(Args), Dev(Dev), F(F),
-        Resident(Resident) {}
+        Subs(S.Kept.Subs), Resident(Resident) {}
 
   ~CudaLoop() override {
     for (size_t I = 0; I < Subs.size(); ++I)
@@ -759,25 +783,30 @@ public:
     uint64_t Budget = Free > (64u << 20) ? static_cast<uint64_t>((Free - (64u << 20)) * 0.9) : 0;
     if (uint64_t Limit = activeConfig().CudaMemoryLimit; Limit && Limit < Budget)
       Budget = Limit;
-    auto Footprint = [&](uint64_t L, uint64_t H) {
-      std::vector<Box> B(Info.NumRegions);
+    std::vector<Box> &Whole = S.Kept.Whole;
+    Whole.resize(Info.NumRegions);
+    auto Footprint = [&](uint64_t L, uint64_t H, Box *B) {
       if (Info.NumRegions) // a loop without regions may have no box function
-        Args.Boxes(Args.BoxEnv, L, H, B.data());
+        Args.Boxes(Args.BoxEnv, L, H, B);
       uint64_t Bytes = 0;
       for (uint32_t R = 0; R < Info.NumRegions; ++R)
         Bytes += boxHullBytes(B[R], Info.Regions[R].Rank);
       return Bytes + static_cast<uint64_t>(gridBlocks(H - L, Dev.Multiprocessors)) * 8 *
                          Args.NumReductions;
     };
+    auto PieceFootprint = [&](uint64_t L, uint64_t H) {
+      std::vector<Box> B(Info.NumRegions);
+      return Footprint(L, H, B.data());
+    };
     Pieces.clear();
-    if (Footprint(Lo, Hi) <= Budget)
+    if (Footprint(Lo, Hi, Whole.data()) <= Budget)
       Pieces.push_back({Lo, Hi});
     else if (Resident) {
       // Resident data is addressed in whole mirrors: the chunk must fit at once.
       Err = "the chunk's regions do not fit at once in the " + std::to_string(Budget >> 10) +
             " KiB usable on cuda" + std::to_string(Dev.Index) + ", as residency needs";
       return false;
-    } else if (!splitForMemory(Lo, Hi, Footprint, Budget / 2, Pieces)) {
+    } else if (!splitForMemory(Lo, Hi, PieceFootprint, Budget / 2, Pieces)) {
       Err = "one iteration's regions do not fit in the " + std::to_string(Budget >> 10) +
             " KiB usable on cuda" + std::to_string(Dev.Index) + " (" +
             std::to_string(Free >> 20) + " MiB free)";
@@ -795,12 +824,21 @@ public:
       logLine(LogLevel::Debug, loopLocation(Info) + ": cuda" + std::to_string(Dev.Index) +
                                    " streams [" + std::to_string(Lo) + ", " + std::to_string(Hi) +
                                    ") in " + std::to_string(Pieces.size()) + " sub-chunks");
-    Subs.assign(Pieces.size(), SubChunk());
+    // The kept sub-chunks are reset, their vectors' capacity kept (release emptied them).
+    Subs.resize(Pieces.size());
     for (size_t I = 0; I < Pieces.size(); ++I) {
-      Subs[I].Lo = Pieces[I].Lo;
-      Subs[I].Hi = Pieces[I].Hi;
-      Subs[I].Stream = static_cast<unsigned>(I % 2);
+      SubChunk &Sc = Subs[I];
+      Sc.Lo = Pieces[I].Lo;
+      Sc.Hi = Pieces[I].Hi;
+      Sc.Stream = static_cast<unsigned>(I % 2);
+      Sc.Grid = 0;
+      Sc.Buffers.clear();
+      Sc.Partials.clear();
+      Sc.Cells.clear();
     }
+    WholeBoxes = Pieces.size() == 1;
+    if (WholeBoxes)
+      Subs[0].Boxes.swap(Whole);
     return true;
   }
 
@@ -809,11 +847,13 @@ public:
   bool copyIn(size_t P, std::string &Err) override {
     SubChunk &Sc = Subs[P];
     const uint32_t NR = Info.NumRegions;
-    Sc.Boxes.resize(NR);
     Sc.Buffers.assign(NR, 0);
     Sc.BufferBytes.assign(NR, 0);
-    if (NR)
-      Args.Boxes(Args.BoxEnv, Sc.Lo, Sc.Hi, Sc.Boxes.data());
+    if (!(P == 0 && WholeBoxes)) {
+      Sc.Boxes.resize(NR);
+      if (NR)
+        Args.Boxes(Args.BoxEnv, Sc.Lo, Sc.Hi, Sc.Boxes.data());
+    }
     if (Resident) {
       // From the device data table: only what is not current here moves.
       Sc.Elem0.assign(NR, 0);
@@ -862,8 +902,10 @@ public:
       Sc.PartialBytes[R] = Bytes;
     }
     // Parameters in the kernel's order; Region pointers rebased so global indices work.
-    std::vector<uint64_t> Words(Info.NumParams);
-    std::vector<void *> Ptrs(Info.NumParams);
+    std::vector<uint64_t> &Words = S.Kept.Words;
+    std::vector<void *> &Ptrs = S.Kept.Ptrs;
+    Words.assign(Info.NumParams, 0);
+    Ptrs.assign(Info.NumParams, nullptr);
     for (uint32_t I = 0; I < Info.NumParams; ++I) {
       const KernelParam &KP = Info.Params[I];
       switch (KP.Kind) {
@@ -918,12 +960,13 @@ public:
     std::vector<std::vector<char>> &Dense = S.Dense;
     if (Dense.size() < NR)
       Dense.resize(NR);
-    std::vector<bool> Fetched(NR, false);
+    std::vector<char> &Fetched = S.Kept.Fetched;
+    Fetched.assign(NR, 0);
     for (uint32_t R = 0; R < NR; ++R)
       if ((Info.Regions[R].Access & AccessWrite) && Sc.Buffers[R]) {
         if (!fetchBox(Sc, R, Dense[R], Err))
           return false;
-        Fetched[R] = true;
+        Fetched[R] = 1;
       }
     CUstream St = S.Streams[Sc.Stream];
     Sc.Cells.assign(Args.NumReductions, {});
@@ -1114,7 +1157,9 @@ private:
   const LoopArgs &Args;
   const DeviceInfo &Dev;
   CUfunction F;
-  std::vector<SubChunk> Subs;
+  std::vector<SubChunk> &Subs; // S.Kept's, which the device's lock (Lock) makes this loop's
+  /// Whether Subs[0].Boxes holds the boxes of the whole chunk already (split computed them).
+  bool WholeBoxes = false;
   CUresult LastCode = CUDA_SUCCESS;
   bool Lost = false;
   const bool Resident; // boxes live in the device data table (Data/Residency.h)

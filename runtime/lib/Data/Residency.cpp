@@ -37,6 +37,8 @@ void IntervalSet::add(uintptr_t B, uintptr_t E) {
   auto It = Map.upper_bound(B);
   if (It != Map.begin()) {
     auto Prev = std::prev(It);
+    if (Prev->second >= E)
+      return; // in the set already (a resident loop's every call after the first)
     if (Prev->second >= B) { // touches or overlaps the one before
       B = Prev->first;
       E = std::max(E, Prev->second);
@@ -170,6 +172,14 @@ Table &Table::get() {
 
 Table::PerDevice &Table::of(DeviceMemory &D) { return Devices[&D]; }
 
+void Table::nameRange(uintptr_t B, uintptr_t E, const char *Name) {
+  auto [It, New] = Names.try_emplace(B);
+  // The same region called again names the same range: its string is not built again.
+  if (!New && It->second.first == E && It->second.second == Name)
+    return;
+  It->second = {E, Name};
+}
+
 uint64_t Table::deviceAddress(const PerDevice &P, uintptr_t Host) {
   auto It = P.Mirrors.upper_bound(Host);
   --It; // callers hold a mirror that covers Host
@@ -221,6 +231,11 @@ bool Table::mirrorFor(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, M
 }
 
 void Table::markStale(uintptr_t B, uintptr_t E, DeviceMemory *Owner) {
+  // Stale already, with Owner holding the current copy: nothing changes.
+  auto It = StaleMap.upper_bound(B);
+  if (It != StaleMap.begin() && std::prev(It)->second.End >= E &&
+      std::prev(It)->second.Owner == Owner)
+    return;
   clearStale(B, E);
   StaleMap.emplace(B, Stale{E, Owner});
 }
@@ -349,7 +364,7 @@ bool Table::acquire(DeviceMemory &D, const Box &B, unsigned Rank, bool Contents,
     return false;
   DevElem0 = Mi->Dev + (reinterpret_cast<uintptr_t>(B.Base) - MB);
   if (Name)
-    Names[H.Begin] = {H.End, Name};
+    nameRange(H.Begin, H.End, Name);
   if (!Contents)
     return true;
   if (P.Valid.covers(H.Begin, H.End)) {
@@ -404,8 +419,9 @@ void Table::wrote(DeviceMemory &D, const Box &B, unsigned Rank, const char *Name
   std::lock_guard<std::mutex> G(M);
   PerDevice &P = of(D);
   if (Name)
-    Names[H.Begin] = {H.End, Name};
-  std::vector<std::pair<uintptr_t, uintptr_t>> Rows;
+    nameRange(H.Begin, H.End, Name);
+  std::vector<std::pair<uintptr_t, uintptr_t>> &Rows = WroteRows; // M held
+  Rows.clear();
   if (P.Valid.covers(H.Begin, H.End))
     Rows.emplace_back(H.Begin, H.End); // the bytes between rows are current here too
   else

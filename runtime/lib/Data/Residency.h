@@ -132,6 +132,8 @@ private:
   bool fillStrided(DeviceMemory &D, PerDevice &P, uintptr_t B, size_t Width, size_t Rows,
                    size_t Pitch, std::string &Err);
   void markStale(uintptr_t B, uintptr_t E, DeviceMemory *Owner);
+  /// Records that [B, E) is (part of) the array Name, for messages.
+  void nameRange(uintptr_t B, uintptr_t E, const char *Name);
   void clearStale(uintptr_t B, uintptr_t E);
   std::string namesIn(uintptr_t B, uintptr_t E) const;
 
@@ -140,6 +142,8 @@ private:
   std::map<uintptr_t, Stale> StaleMap; // host begin -> end, owner
   std::map<uintptr_t, std::pair<uintptr_t, std::string>> Names; // hulls of named regions
   Traffic T;
+  /// wrote's rows, kept with their capacity (a resident loop reports its writes every call).
+  std::vector<std::pair<uintptr_t, uintptr_t>> WroteRows;
 };
 
 /// Whether the calling thread owns an open residency scope and the setting allows residency:

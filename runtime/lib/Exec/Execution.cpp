@@ -350,7 +350,9 @@ bool Execution::runOnDevice(const Lane &Ln, size_t J, int Device, std::string &E
   std::unique_ptr<PreparedLoop> D = Ln.Owner->prepare(Ln, *Info, *Args, Opts, Err);
   if (!D)
     return false;
-  std::vector<Chunk> Pieces;
+  // Kept per thread with its capacity: a device lane's thread runs one chunk at a time, and no
+  // user code runs between split and the last piece.
+  thread_local std::vector<Chunk> Pieces;
   bool Overlap = false;
   if (!D->split(Job.Lo, Job.Hi, Pieces, Overlap, Err))
     return false;

@@ -386,6 +386,41 @@ TEST(ResidencyTest, HaloRowsComeFromTheDeviceThatWroteThem) {
   }
 }
 
+// A resident loop reports the same write box at every call, and the table skips what does not
+// change (a range stale already with the same owner, a valid range added again). What does
+// change must still be recorded: another device writing the range, or part of it, takes it over.
+TEST(ResidencyTest, RepeatedWritesKeepTheLatestWriterOfEachByte) {
+  FakeMemory G0("gpu0", true), G1("gpu1", true);
+  std::vector<double> A(8 * 4, 0.0);
+  std::string Err;
+  uint64_t E0 = 0, E1 = 0;
+  Box All = rows(A, 4, 0, 8, 0, 4), Middle = rows(A, 4, 2, 6, 0, 4);
+  for (int Call = 0; Call < 3; ++Call) { // gpu0's loop, called three times
+    ASSERT_TRUE(Table::get().acquire(G0, All, 2, false, "A", E0, Err)) << Err;
+    kernelWrites(E0, All, 1.0 + Call);
+    Table::get().wrote(G0, All, 2, "A");
+  }
+  EXPECT_EQ(G0.In, 0u);
+  // gpu1 writes the middle rows twice, reading them first: they come from gpu0, once.
+  for (int Call = 0; Call < 2; ++Call) {
+    ASSERT_TRUE(Table::get().acquire(G1, Middle, 2, true, "A", E1, Err)) << Err;
+    kernelWrites(E1, Middle, 7.0 + Call);
+    Table::get().wrote(G1, Middle, 2, "A");
+  }
+  EXPECT_EQ(G1.FromPeers, 16u * 8);
+  // gpu0 reads everything again: the middle comes from gpu1, the rest is its own.
+  ASSERT_TRUE(Table::get().acquire(G0, All, 2, true, "A", E0, Err)) << Err;
+  EXPECT_EQ(G0.FromPeers, 16u * 8);
+  EXPECT_EQ(kernelReads(E0, 2 * 4), 8.0);
+  EXPECT_EQ(kernelReads(E0, 0), 3.0);
+  // Each device's last writes come back from it: gpu1 lost, so its rows cannot.
+  G1.Lost = true;
+  Traffic Moved;
+  EXPECT_FALSE(release(Moved, Err));
+  EXPECT_NE(Err.find("gpu1"), std::string::npos) << Err;
+  EXPECT_EQ(Err.find("gpu0"), std::string::npos) << Err;
+}
+
 TEST(ResidencyTest, ALostDeviceWithTheOnlyCopyIsAnErrorNamingTheArray) {
   FakeMemory G("gpu0", true);
   std::vector<double> X(16, 3.0), Y(16, 4.0);
