@@ -316,6 +316,16 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
       And("((" + S + " >= 1 and " + U + " >= 0) or (" + S + " <= -1 and " + U + " <= 0) or " + S +
           " = 0)");
     }
+  // And the two instances' U, both multiples of S, are equal or at least |S| apart, whichever
+  // other level differs (S = 0 puts both at 0): without it, two iterations that differ in an
+  // inner level could put the renamed level anywhere between two multiples.
+  for (const TileRename &T : Tiles) {
+    std::string X = Names.loop(T.U, 'a'), Y = Names.loop(T.U, 'b'), S = Names.symbol(T.S);
+    And("(" + X + " = " + Y + " or (" + S + " >= 1 and (" + X + " - " + Y + " >= " + S + " or " +
+        Y + " - " + X + " >= " + S + ")) or (" + S + " <= -1 and (" + X + " - " + Y + " >= -" + S +
+        " or " + Y + " - " + X + " >= -" + S + ")))");
+    And("(" + S + " >= 1 or " + S + " <= -1 or (" + X + " = 0 and " + Y + " = 0))");
+  }
   for (const PolyVar &K : Nest) {
     std::string X = Names.loop(K, 'a'), Y = Names.loop(K, 'b');
     if (const TileRename *T = TileOf(K)) {

@@ -18,28 +18,42 @@ namespace analysis {
 
 namespace {
 
-/// An upper bound of the normalized iteration k (0 <= k < trip) as a polynomial: from exact
-/// bounds where the step is a constant (k*|step| <= span), else an opaque trip-count symbol.
-/// An over-approximation is sound: ranges only ever prove accesses apart.
-Polynomial lastIteration(const CanonicalLoop &L) {
-  Polynomial Opaque =
-      Polynomial::variable({&L, "__clx_trip", false}) - Polynomial::constant(1);
+/// The range of the normalized iteration k (0 <= k < trip): from exact bounds where the step
+/// is a constant, k*|step| <= span, else up to an opaque trip-count symbol. An
+/// over-approximation is sound: ranges only ever prove accesses apart.
+PolyRange iterationRange(const CanonicalLoop &L) {
+  Polynomial Zero = Polynomial::constant(0), One = Polynomial::constant(1);
+  PolyRange Opaque{Zero, Polynomial::variable({&L, "__clx_trip", false}) - One};
   std::optional<int64_t> S = L.StepPoly.asConstant();
-  if (L.RangeFor || !S || *S == 0 || !L.BoundValue.isValid() || !L.InitValue.isValid())
+  if (L.RangeFor || !S || *S == 0 || *S == INT64_MIN || !L.BoundValue.isValid() ||
+      !L.InitValue.isValid())
     return Opaque;
-  Polynomial One = Polynomial::constant(1);
-  Polynomial Hi;
+  Polynomial Span;
   if (*S > 0 && L.Cmp == LoopCmp::LT)
-    Hi = L.BoundValue - L.InitValue - One;
+    Span = L.BoundValue - L.InitValue - One;
   else if (*S > 0 && L.Cmp == LoopCmp::LE)
-    Hi = L.BoundValue - L.InitValue;
+    Span = L.BoundValue - L.InitValue;
   else if (*S < 0 && L.Cmp == LoopCmp::GT)
-    Hi = L.InitValue - L.BoundValue - One;
+    Span = L.InitValue - L.BoundValue - One;
   else if (*S < 0 && L.Cmp == LoopCmp::GE)
-    Hi = L.InitValue - L.BoundValue;
+    Span = L.InitValue - L.BoundValue;
   else
     return Opaque; // `!=` may wrap around for unsigned types
-  return Hi.isValid() ? Hi : Opaque;
+  if (!Span.isValid())
+    return Opaque;
+  int64_t Mag = *S > 0 ? *S : -*S;
+  if (Mag == 1)
+    return {Zero, Span};
+  // A collapsed level stepping by 3 up to 39 has k <= 12, not 38: without the division the
+  // exact test finds iterations past the row's end that meet the next row. A negative span is
+  // a loop that does not run: k <= span keeps its range empty, and k <= span / |step|
+  // (C's division, one quotient symbol where the span is symbolic) bounds it otherwise.
+  if (std::optional<int64_t> C = Span.asConstant())
+    return {Zero, Polynomial::constant(*C < 0 ? *C : *C / Mag)};
+  PolyRange R{Zero, Span};
+  if (Span.loopVars().empty())
+    R.ClampHi = Polynomial::variable(quotientSymbol(Span, Mag));
+  return R;
 }
 
 /// A new region for the first access A of its root.
@@ -233,7 +247,7 @@ RegionAccesses buildRegions(ASTContext &Ctx, const NestInfo &Nest, const LoopCla
   }
   Ranges = Facts.Ranges;
   for (size_t L = 0; L < Nest.NormVars.size(); ++L)
-    Ranges[Nest.NormVars[L].Key] = PolyRange{Polynomial::constant(0), lastIteration(R.Nest[L])};
+    Ranges[Nest.NormVars[L].Key] = iterationRange(R.Nest[L]);
   // An inner loop that starts at `Base + N % D` starts at Base or above when N is nonnegative
   // over the ranges (the walk assumed it could be D - 1 below).
   for (auto &[Key, Rg] : Ranges) {

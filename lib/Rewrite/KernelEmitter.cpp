@@ -225,35 +225,60 @@ void KernelWriter::emitGridLoop() {
   for (const std::string &L : Cl.LambdaDecls)
     OS << "  " << L << "\n";
   size_t N = R.Nest.size();
-  // A collapsed nest recovers each level's index by division. Where every flattened index of
-  // the launch and every extent fits in 32 bits (the same answer for every thread), the
-  // divisions are 32-bit ones, several times cheaper on a GPU than 64-bit ones.
-  if (N > 1) {
-    OS << "  const bool __clx_narrow = __clx_hi <= 0xffffffffull";
-    for (size_t L = 1; L < N; ++L)
-      OS << " && __clx_ext" << L << " <= 0xffffffffull";
-    OS << ";\n";
-  }
-  OS << "  for (unsigned long long __clx_k = __clx_lo + (unsigned long long)blockIdx.x * "
-        "blockDim.x + threadIdx.x; __clx_k < __clx_hi; __clx_k += (unsigned long long)gridDim.x "
-        "* blockDim.x) {\n";
   if (N == 1) {
+    OS << "  for (unsigned long long __clx_k = __clx_lo + (unsigned long long)blockIdx.x * "
+          "blockDim.x + threadIdx.x; __clx_k < __clx_hi; __clx_k += (unsigned long long)gridDim.x "
+          "* blockDim.x) {\n";
     OS << "    unsigned long long __clx_k0 = __clx_k;\n";
   } else {
-    OS << "    unsigned long long __clx_rest = __clx_k";
-    for (size_t L = N; L-- > 1;)
-      OS << ", __clx_k" << L;
-    // Innermost level first: each index is the rest modulo its extent, the rest divided by it.
-    auto Split = [&](const char *Rest, const char *Cast) {
+    OS << "  const unsigned long long __clx_stride = (unsigned long long)gridDim.x * blockDim.x;\n";
+    OS << "  unsigned long long __clx_k = __clx_lo + (unsigned long long)blockIdx.x * blockDim.x + "
+          "threadIdx.x;\n";
+    // A collapsed nest: each thread splits its first flattened index into the levels' indices
+    // once, and the grid stride into the same mixed radix, by division; each step of the
+    // grid-stride loop then adds the stride's digits with carries, so that no iteration
+    // divides (a division costs tens of instructions on a GPU, the carries a few). Where the
+    // number and every extent fit in 32 bits, the divisions are 32-bit ones.
+    OS << "  unsigned long long";
+    for (size_t L = 0; L < N; ++L)
+      OS << (L ? ", " : " ") << "__clx_k" << L << " = 0, __clx_s" << L << " = 0";
+    OS << ";\n";
+    std::string Narrow;
+    for (size_t L = 1; L < N; ++L)
+      Narrow += " && __clx_ext" + std::to_string(L) + " <= 0xffffffffull";
+    // Digits of From into Prefix0..Prefix{N-1}, innermost first.
+    auto Split = [&](const char *From, const char *Prefix) {
+      OS << "    if (" << From << " <= 0xffffffffull" << Narrow << ") {\n";
+      OS << "      unsigned __clx_rest32 = (unsigned)" << From << ";\n";
       for (size_t L = N; L-- > 1;)
-        OS << "      __clx_k" << L << " = " << Rest << " % " << Cast << "__clx_ext" << L << "; "
-           << Rest << " /= " << Cast << "__clx_ext" << L << ";\n";
+        OS << "      " << Prefix << L << " = __clx_rest32 % (unsigned)__clx_ext" << L
+           << "; __clx_rest32 /= (unsigned)__clx_ext" << L << ";\n";
+      OS << "      " << Prefix << "0 = __clx_rest32;\n    } else {\n";
+      OS << "      unsigned long long __clx_rest = " << From << ";\n";
+      for (size_t L = N; L-- > 1;)
+        OS << "      " << Prefix << L << " = __clx_rest % __clx_ext" << L << "; __clx_rest /= __clx_ext"
+           << L << ";\n";
+      OS << "      " << Prefix << "0 = __clx_rest;\n    }\n";
     };
-    OS << ";\n    if (__clx_narrow) {\n      unsigned __clx_rest32 = (unsigned)__clx_rest;\n";
-    Split("__clx_rest32", "(unsigned)");
-    OS << "      __clx_rest = __clx_rest32;\n    } else {\n";
-    Split("__clx_rest", "");
-    OS << "    }\n    unsigned long long __clx_k0 = __clx_rest;\n";
+    // Only a thread with work divides: an extent may be 0 when the launch is empty.
+    OS << "  if (__clx_k < __clx_hi) {\n";
+    Split("__clx_k", "__clx_k");
+    Split("__clx_stride", "__clx_s");
+    OS << "  }\n";
+    // The step: the stride added digit by digit, innermost first, each carry into the next.
+    // A digit and the stride's are each below the extent, so the sum wraps at most once; it is
+    // compared as k >= ext - s - c, which cannot overflow.
+    OS << "  auto __clx_advance = [&]() {\n    __clx_k += __clx_stride;\n"
+          "    unsigned long long __clx_c = 0;\n";
+    for (size_t L = N; L-- > 1;) {
+      std::string K = "__clx_k" + std::to_string(L), S = "__clx_s" + std::to_string(L),
+                  E = "__clx_ext" + std::to_string(L);
+      OS << "    if (" << K << " >= " << E << " - " << S << " - __clx_c) { " << K << " -= " << E
+         << " - " << S << " - __clx_c; __clx_c = 1; } else { " << K << " += " << S
+         << " + __clx_c; __clx_c = 0; }\n";
+    }
+    OS << "    __clx_k0 += __clx_s0 + __clx_c;\n  };\n";
+    OS << "  for (; __clx_k < __clx_hi; __clx_advance()) {\n";
   }
   if (R.Nest[0].RangeFor) {
     OS << "    " << Cl.ElemDecl << "\n";

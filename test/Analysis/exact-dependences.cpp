@@ -168,3 +168,45 @@ void rows(int n, int m) {
     for (int j = 0; j < m; j++)
       b[i][j] = b[i][j + 1];
 }
+
+// A collapsed level that steps by a constant: its iterations reach span / step, not the span
+// (j < 39 by 3 ends at 36), so rows of 39 are kept and rows of 36 are not. With a symbolic end,
+// j < m by 3 stays in a row of m, and a row of m - 1 may be reached (3 divides m - 1); a level
+// counting down by 2 to j = 1 stays in its row, to j = 0 it leaves it; j <= m by 4 reaches m.
+void collapsedSteps(double *O, int a, int m) {
+  // CHECK: exact-dependences.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, collapse 2, level 1 (score 1); out: O
+  [[cluster::gpu_parallel(collapse(2))]]
+  for (int i = 0; i < a; ++i)
+    for (int j = 0; j < 39; j += 3)
+      O[i * 39 + j] = 1;
+  // CHECK: exact-dependences.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'O' is written in one iteration and written in another: iterations (0, 12) and (1, 0) (with a = 2) touch the same element
+  [[cluster::gpu_parallel(collapse(2))]]
+  for (int i = 0; i < a; ++i)
+    for (int j = 0; j < 39; j += 3)
+      O[i * 36 + j] = 1;
+  // CHECK: exact-dependences.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, collapse 2, level 1 (score 1); out: O
+  [[cluster::gpu_parallel(collapse(2))]]
+  for (int i = 0; i < a; ++i)
+    for (int j = 0; j < m; j += 3)
+      O[i * m + j] = 1;
+  // CHECK: exact-dependences.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'O' may be written in one iteration and written in another: the dependence test cannot prove the accesses disjoint
+  [[cluster::gpu_parallel(collapse(2))]]
+  for (int i = 0; i < a; ++i)
+    for (int j = 0; j < m; j += 3)
+      O[i * (m - 1) + j] = 1;
+  // CHECK: exact-dependences.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, collapse 2, level 1 (score 1); out: O
+  [[cluster::gpu_parallel(collapse(2))]]
+  for (int i = 0; i < a; ++i)
+    for (int j = m; j > 0; j -= 2)
+      O[i * m + j - 1] = 1;
+  // CHECK: exact-dependences.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'O' is written in one iteration and written in another: two iterations (with m = 2) touch the same element
+  [[cluster::gpu_parallel(collapse(2))]]
+  for (int i = 0; i < a; ++i)
+    for (int j = m; j >= 0; j -= 2)
+      O[i * m + j - 1] = 1;
+  // CHECK: exact-dependences.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'O' is written in one iteration and written in another: two iterations (with m = 4) touch the same element
+  [[cluster::gpu_parallel(collapse(2))]]
+  for (int i = 0; i < a; ++i)
+    for (int j = 0; j <= m; j += 4)
+      O[i * m + j] = 1;
+}
