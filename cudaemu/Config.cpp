@@ -101,6 +101,7 @@ const char *faultName(FaultKind K) {
   case FaultKind::Launch: return "launch";
   case FaultKind::Oom: return "oom";
   case FaultKind::SkipCopyIn: return "skip-copy-in";
+  case FaultKind::Register: return "register";
   }
   return "?";
 }
@@ -136,13 +137,14 @@ bool parseFaults(const std::string &Text, std::vector<FaultRule> &Out, std::stri
       R.Nth = N;
     }
     bool Known = false;
-    for (FaultKind K : {FaultKind::Lost, FaultKind::Launch, FaultKind::Oom, FaultKind::SkipCopyIn})
+    for (FaultKind K : {FaultKind::Lost, FaultKind::Launch, FaultKind::Oom, FaultKind::SkipCopyIn,
+                        FaultKind::Register})
       if (Kind == faultName(K)) {
         R.Kind = K;
         Known = true;
       }
     if (!Known) {
-      Err = "'" + Kind + "' is not a fault (lost, launch, oom, skip-copy-in)";
+      Err = "'" + Kind + "' is not a fault (lost, launch, oom, skip-copy-in, register)";
       return false;
     }
     Out.push_back(R);

@@ -25,6 +25,7 @@ enum class FaultKind {
   Launch,     ///< launch@N: the Nth launch fails without running.
   Oom,        ///< oom@N: the Nth allocation reports out of memory.
   SkipCopyIn, ///< skip-copy-in@N: the Nth host-to-device copy reports success, copies nothing.
+  Register,   ///< register@N: the Nth cuMemHostRegister fails (the range is registered already).
 };
 
 /// One CLUSTRIX_EMU_FAULT rule: DEVICE:KIND[@N].

@@ -292,7 +292,7 @@ namespace {
 /// CLUSTRIX_EMU_STATS: at exit, one line per device with its launches and the bytes it moved,
 /// so that tests can assert on data movement, not only on results.
 /// The names of Device::DriverCalls, in order (Driver.cpp's DriverCall).
-const char *const DriverCallNames[] = {"cuDeviceGet", "cuDeviceGetName", "cuDeviceTotalMem", "cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease", "cuCtxSetCurrent", "cuMemGetInfo", "cuMemAlloc", "cuMemFree", "cuMemAllocHost", "cuMemFreeHost", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyPeerAsync", "cuMemcpy3DAsync", "cuStreamCreate", "cuStreamDestroy", "cuStreamSynchronize", "cuModuleLoadData", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel"};
+const char *const DriverCallNames[] = {"cuDeviceGet", "cuDeviceGetName", "cuDeviceTotalMem", "cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease", "cuCtxSetCurrent", "cuMemGetInfo", "cuMemAlloc", "cuMemFree", "cuMemAllocHost", "cuMemFreeHost", "cuMemHostRegister", "cuMemHostUnregister", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyPeerAsync", "cuMemcpy3DAsync", "cuStreamCreate", "cuStreamDestroy", "cuStreamSynchronize", "cuModuleLoadData", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel"};
 static_assert(sizeof(DriverCallNames) / sizeof(DriverCallNames[0]) == Device::NumDriverCalls,
               "one name per counted entry point");
 
@@ -388,11 +388,38 @@ bool Emulator::freePinned(void *P) {
 bool Emulator::isPinned(const void *P, size_t N) const {
   uintptr_t A = reinterpret_cast<uintptr_t>(P);
   std::lock_guard<std::mutex> G(PinnedM);
-  auto It = Pinned.upper_bound(A);
-  if (It == Pinned.begin())
+  for (const std::map<uintptr_t, size_t> *M : {&Pinned, &Registered}) {
+    auto It = M->upper_bound(A);
+    if (It == M->begin())
+      continue;
+    --It;
+    if (A >= It->first && A - It->first + N <= It->second)
+      return true;
+  }
+  return false;
+}
+
+bool Emulator::overlapsLocked(uintptr_t A, size_t N) const {
+  for (const std::map<uintptr_t, size_t> *M : {&Pinned, &Registered}) {
+    auto It = M->lower_bound(A + N);
+    if (It != M->begin() && std::prev(It)->first + std::prev(It)->second > A)
+      return true;
+  }
+  return false;
+}
+
+bool Emulator::registerHost(void *P, size_t N) {
+  uintptr_t A = reinterpret_cast<uintptr_t>(P);
+  std::lock_guard<std::mutex> G(PinnedM);
+  if (overlapsLocked(A, N))
     return false;
-  --It;
-  return A >= It->first && A - It->first + N <= It->second;
+  Registered[A] = N;
+  return true;
+}
+
+bool Emulator::unregisterHost(void *P) {
+  std::lock_guard<std::mutex> G(PinnedM);
+  return Registered.erase(reinterpret_cast<uintptr_t>(P)) == 1;
 }
 
 } // namespace cudaemu

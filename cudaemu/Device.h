@@ -46,6 +46,8 @@ enum : int {
   CUDA_ERROR_NOT_FOUND = 500,
   CUDA_ERROR_ILLEGAL_ADDRESS = 700,
   CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+  CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+  CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
   CUDA_ERROR_LAUNCH_FAILED = 719,
   CUDA_ERROR_NOT_SUPPORTED = 801,
   CUDA_ERROR_UNKNOWN = 999,
@@ -154,13 +156,13 @@ public:
   /// A sticky error (lost device, illegal address): every later call on the device returns it.
   std::atomic<int> Sticky{0};
   /// Events counted for CLUSTRIX_EMU_FAULT.
-  std::atomic<uint64_t> Launches{0}, Allocations{0}, CopiesIn{0};
+  std::atomic<uint64_t> Launches{0}, Allocations{0}, CopiesIn{0}, Registrations{0};
   /// Bytes moved, per direction, for CLUSTRIX_EMU_STATS: host to this device, this device to
   /// the host, from another device into this one, and within this device.
   std::atomic<uint64_t> BytesToDevice{0}, BytesToHost{0}, BytesPeerIn{0}, BytesWithin{0};
   /// Driver entry points called on this device (Device.cpp's DriverCallNames, in order), for
   /// CLUSTRIX_EMU_STATS: what the runtime asks of the driver, per loop call, in tests.
-  static constexpr unsigned NumDriverCalls = 23;
+  static constexpr unsigned NumDriverCalls = 25;
   std::atomic<uint64_t> DriverCalls[NumDriverCalls] = {};
 
   std::string name() const { return "cuda" + std::to_string(Ordinal); }
@@ -200,10 +202,18 @@ public:
   void *allocPinned(size_t Bytes);
   bool freePinned(void *P);
   bool isPinned(const void *P, size_t N) const;
+  /// Host memory the program page-locks (cuMemHostRegister): copies from and to it are
+  /// asynchronous too. False when the range overlaps memory that is page-locked already.
+  bool registerHost(void *P, size_t N);
+  /// False when P does not begin a registered range.
+  bool unregisterHost(void *P);
 
 private:
+  /// The page-locked ranges overlapping [A, A + N), under PinnedM.
+  bool overlapsLocked(uintptr_t A, size_t N) const;
   mutable std::mutex PinnedM;
   std::map<uintptr_t, size_t> Pinned;
+  std::map<uintptr_t, size_t> Registered;
 };
 
 } // namespace cudaemu

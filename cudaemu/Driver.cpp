@@ -46,6 +46,8 @@ enum class DriverCall : unsigned {
   MemFree,
   MemAllocHost,
   MemFreeHost,
+  MemHostRegister,
+  MemHostUnregister,
   MemcpyHtoDAsync,
   MemcpyDtoHAsync,
   MemcpyPeerAsync,
@@ -101,7 +103,8 @@ std::string whereIs(uintptr_t P) {
 /// Runs a copy as CUDA orders it: on the legacy default stream (null) after the blocking streams;
 /// on a stream asynchronously when the host side is page-locked, else in stream order but
 /// returning only once it is done (CUDA's behaviour for pageable memory).
-CUresult submitCopy(Device &D, CUstream S, bool PinnedHost, std::function<void()> Op) {
+CUresult submitCopy(Device &D, CUstream S, bool PinnedHost, std::function<void()> Op,
+                    const void *Host = nullptr, size_t HostBytes = 0) {
   auto *St = reinterpret_cast<Stream *>(S);
   if (!St) {
     D.waitStreams(/*OnlyBlocking=*/true);
@@ -110,9 +113,17 @@ CUresult submitCopy(Device &D, CUstream S, bool PinnedHost, std::function<void()
   }
   Device *Dev = &D;
   uint64_t Latency = PinnedHost ? Emulator::get()->Config.CopyLatencyUs : 0;
-  St->enqueue([Dev, Latency, Op = std::move(Op)] {
+  St->enqueue([Dev, Latency, Op = std::move(Op), Host, HostBytes, PinnedHost] {
     if (Latency)
       std::this_thread::sleep_for(std::chrono::microseconds(Latency));
+    // Page-locked host memory must stay locked until its asynchronous copy has run: a program
+    // that unregisters it first leaves the real driver reading pages that may have moved. The
+    // copy is not made, and said, so that a test sees it.
+    if (PinnedHost && Host && !Emulator::get()->isPinned(Host, HostBytes)) {
+      report(Dev->name() + ": an asynchronous copy of " + std::to_string(HostBytes) +
+             " bytes ran after its host memory was unregistered; nothing copied");
+      return;
+    }
     if (!Dev->Sticky.load()) // a lost device copies nothing
       Op();
   });
@@ -343,6 +354,28 @@ EMU_API CUresult cuMemFreeHost(void *Ptr) {
   return E->freePinned(Ptr) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
+EMU_API CUresult cuMemHostRegister_v2(void *Ptr, size_t Bytes, unsigned Flags) {
+  count(DriverCall::MemHostRegister, CurrentContext);
+  Device *D;
+  if (CUresult R = current(D))
+    return R;
+  (void)Flags;
+  if (!Ptr || Bytes == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (D->fault(FaultKind::Register, ++D->Registrations))
+    return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+  return Emulator::get()->registerHost(Ptr, Bytes) ? CUDA_SUCCESS
+                                                   : CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+}
+
+EMU_API CUresult cuMemHostUnregister(void *Ptr) {
+  count(DriverCall::MemHostUnregister, CurrentContext);
+  Emulator *E = Emulator::get();
+  if (!E)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  return E->unregisterHost(Ptr) ? CUDA_SUCCESS : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+}
+
 EMU_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr Dst, const void *Src, size_t Bytes, CUstream S) {
   count(DriverCall::MemcpyHtoDAsync, CurrentContext);
   Device *D;
@@ -357,10 +390,13 @@ EMU_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr Dst, const void *Src, size_t B
   }
   bool Skip = D->fault(FaultKind::SkipCopyIn, ++D->CopiesIn);
   D->BytesToDevice += Bytes;
-  return submitCopy(*D, S, Emulator::get()->isPinned(Src, Bytes), [=] {
-    if (!Skip)
-      std::memcpy(reinterpret_cast<void *>(Dst), Src, Bytes);
-  });
+  return submitCopy(
+      *D, S, Emulator::get()->isPinned(Src, Bytes),
+      [=] {
+        if (!Skip)
+          std::memcpy(reinterpret_cast<void *>(Dst), Src, Bytes);
+      },
+      Src, Bytes);
 }
 
 EMU_API CUresult cuMemcpyDtoHAsync_v2(void *Dst, CUdeviceptr Src, size_t Bytes, CUstream S) {
@@ -376,9 +412,9 @@ EMU_API CUresult cuMemcpyDtoHAsync_v2(void *Dst, CUdeviceptr Src, size_t Bytes, 
     return CUDA_ERROR_INVALID_VALUE;
   }
   D->BytesToHost += Bytes;
-  return submitCopy(*D, S, Emulator::get()->isPinned(Dst, Bytes), [=] {
-    std::memcpy(Dst, reinterpret_cast<const void *>(Src), Bytes);
-  });
+  return submitCopy(
+      *D, S, Emulator::get()->isPinned(Dst, Bytes),
+      [=] { std::memcpy(Dst, reinterpret_cast<const void *>(Src), Bytes); }, Dst, Bytes);
 }
 
 EMU_API CUresult cuMemcpyPeerAsync(CUdeviceptr Dst, CUcontext DstCtx, CUdeviceptr Src,
@@ -740,6 +776,9 @@ const ErrorText Errors[] = {
     {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
     {700, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
     {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested for launch"},
+    {712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
+     "part or all of the requested memory range is already mapped"},
+    {713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED", "pointer does not correspond to a registered memory region"},
     {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
     {801, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
     {999, "CUDA_ERROR_UNKNOWN", "unknown error"},

@@ -220,6 +220,18 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
       env CLUSTRIX_DEVICES=cuda CLUSTRIX_TRACE="$LOGS/stream-trace.$r.json" "$B/bin/BenchIter" \
         clustrix stream-steps $((1 << 25)) 20 >/dev/null
       python3 bench/resident/copies.py "$LOGS/stream-trace.$r.json"
+      # The same copies with their pages locked for each (host_register), and what locking
+      # costs on its own (hand-written, 16 MiB to 1 GiB).
+      out=$(env CLUSTRIX_DEVICES=cuda CLUSTRIX_HOST_REGISTER=on \
+        CLUSTRIX_TRACE="$LOGS/stream-trace-registered.$r.json" "$B/bin/BenchIter" \
+        clustrix stream-steps $((1 << 25)) 20)
+      echo "$out" | grep -q "elements_wrong 0$" && ok "resident stream, pages locked for copies, every element right" ||
+        bad "resident stream, pages locked for copies, wrong elements"
+      echo "host_register on:"
+      python3 bench/resident/copies.py "$LOGS/stream-trace-registered.$r.json"
+    done
+    for mib in 16 64 256 1024; do
+      echo "register, hand-written: $("$hw" register $((mib << 17)) 3)"
     done
   else
     bad "nvcc builds bench/gpu/HandWritten.cu"; tail -20 "$LOGS/hw.build.log"

@@ -4,6 +4,8 @@
 //   HandWritten <saxpy|dot|jacobi|paths|bandwidth> N REPS
 //   HandWritten jacobi-steps M STEPS   iterative Jacobi, data resident (bench/resident/BenchIter.cpp)
 //   HandWritten stream N REPS          BabelStream's copy and triad kernels, data resident
+//   HandWritten register N REPS        a copy of N doubles of pageable memory: staged by the
+//                                      driver, against its pages locked for the copy
 //
 // Loops print "median_ns T check C" like BenchLoops: T includes copying the inputs in and the
 // results out (what Clustrix's loop call does), and "kernel_ns K" is the kernel alone with the
@@ -204,6 +206,48 @@ int main(int argc, char **argv) {
     // A device-to-device copy reads and writes every byte.
     std::printf("d2d_GBps %.1f h2d_pinned_GBps %.1f d2h_pinned_GBps %.1f\n",
                 2.0 * bytes / median(d2d), bytes / median(h2d), bytes / median(d2h));
+    return 0;
+  }
+
+  // What a copy of the program's own (pageable) memory costs each way: the driver staging it
+  // (cudaMemcpy from pageable memory), against locking its pages for the copy (cudaHostRegister,
+  // the copy, cudaHostUnregister, each timed by the host clock). N doubles, medians of REPS;
+  // a fresh malloc'd range each time, its pages touched first, as a resident range's first copy.
+  if (what == "register") {
+    const size_t bytes = size_t(n) * sizeof(double);
+    double *d;
+    CHECK(cudaMalloc(&d, bytes));
+    using Clock = std::chrono::steady_clock;
+    auto ns = [](Clock::time_point a, Clock::time_point b) {
+      return std::chrono::duration<double, std::nano>(b - a).count();
+    };
+    std::vector<double> pageable, reg, copy, unreg;
+    for (int r = 0; r < reps + 1; ++r) {
+      auto *h = static_cast<double *>(std::malloc(bytes));
+      for (long i = 0; i < n; ++i)
+        h[i] = double(i % 7);
+      auto t0 = Clock::now();
+      CHECK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
+      auto t1 = Clock::now();
+      CHECK(cudaHostRegister(h, bytes, cudaHostRegisterDefault));
+      auto t2 = Clock::now();
+      CHECK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
+      auto t3 = Clock::now();
+      CHECK(cudaHostUnregister(h));
+      auto t4 = Clock::now();
+      std::free(h);
+      if (r > 0) {
+        pageable.push_back(ns(t0, t1));
+        reg.push_back(ns(t1, t2));
+        copy.push_back(ns(t2, t3));
+        unreg.push_back(ns(t3, t4));
+      }
+    }
+    double all = median(reg) + median(copy) + median(unreg);
+    std::printf("MiB %.0f pageable_GBps %.1f register_ms %.2f registered_copy_GBps %.1f "
+                "unregister_ms %.2f registered_total_GBps %.1f\n",
+                bytes / 1048576.0, bytes / median(pageable), median(reg) / 1e6,
+                bytes / median(copy), median(unreg) / 1e6, bytes / all);
     return 0;
   }
 

@@ -3,7 +3,8 @@ summed per direction and per kind of host memory: bytes, host time spent in the 
 the bandwidth that makes. A copy from or to pageable memory is synchronous for the host (the
 driver stages it), so its span is its duration; one through the pinned staging buffer is timed
 from its pack to its completion. Prints one line per direction, and the largest single copy of
-each direction on its own (a resident range's first copy is usually the largest)."""
+each direction on its own (a resident range's first copy is usually the largest); and, with
+host_register, the time spent locking and unlocking pages (part of the copies' time)."""
 import json
 import sys
 from collections import defaultdict
@@ -15,7 +16,12 @@ with open(sys.argv[1]) as f:
 events = data["traceEvents"] if isinstance(data, dict) else data
 sums = defaultdict(lambda: [0, 0.0, 0])  # dir -> bytes, us, count
 largest = {}
+locking = defaultdict(lambda: [0, 0.0])  # name -> calls, us
 for e in events:
+    if e.get("cat") == "register" and e.get("ph") == "X":
+        locking[e.get("name", "?")][0] += 1
+        locking[e.get("name", "?")][1] += float(e.get("dur", 0))
+        continue
     if e.get("cat") != "copy" or e.get("ph") != "X":
         continue
     a = e.get("args", {})
@@ -35,3 +41,6 @@ for d in sorted(sums):
     lb, lus, arr = largest[d]
     print("  largest: %.1f MiB (%s) in %.2f ms: %.1f GB/s" % (lb / 2**20, arr, lus / 1e3,
                                                              lb / (lus * 1e3) if lus else 0))
+for name in sorted(locking):
+    n, us = locking[name]
+    print("%s: %d calls, %.2f ms" % (name, n, us / 1e3))

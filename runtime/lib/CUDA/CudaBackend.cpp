@@ -35,6 +35,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unistd.h>
 #include <string_view>
 
 namespace clustrix {
@@ -92,6 +93,11 @@ private:
   /// A copy of StagedCopyMin bytes or more between Host and Dev through the table's staging
   /// (CopyM held); Host is only read when ToDevice.
   bool staged(bool ToDevice, char *Host, uint64_t Dev, size_t Bytes, std::string &Err);
+  /// With host_register, a copy of RegisteredCopyMin bytes or more straight between Host and
+  /// Dev, the host pages locked for it; Done is unset (and nothing moved) when the pages could
+  /// not be locked, and the caller stages the copy instead.
+  bool direct(bool ToDevice, char *Host, uint64_t Dev, size_t Bytes, bool &Done,
+              std::string &Err);
   DeviceState &S;
   int Ordinal;
 };
@@ -292,6 +298,9 @@ bool pipelineToHost(size_t N, char *const Buf[2], IssueFn Issue, UnpackFn Unpack
 /// several threads, with packing and transfer overlapped; smaller ones go directly from
 /// pageable memory (the driver stages them itself, at a fraction of the link's speed).
 constexpr size_t StagedCopyMin = size_t(4) << 20;
+/// Least bytes a copy of the program's memory must have to be made directly, its pages locked
+/// for it (host_register): locking costs per page, whatever the size.
+constexpr size_t RegisteredCopyMin = size_t(16) << 20;
 /// Most pinned memory the device data table's staging takes (two halves).
 constexpr uint64_t MaxCopyStagingBytes = uint64_t(32) << 20;
 
@@ -394,10 +403,69 @@ bool CudaMemory::staged(bool ToDevice, char *Host, uint64_t Dev, size_t Bytes,
   return Ok;
 }
 
+bool CudaMemory::direct(bool ToDevice, char *Host, uint64_t Dev, size_t Bytes, bool &Done,
+                        std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  Done = false;
+  if (!activeConfig().HostRegister || Bytes < RegisteredCopyMin || !Api.cuMemHostRegister ||
+      !Api.cuMemHostUnregister)
+    return true;
+  // Whole pages: the driver locks pages, and a range must not begin or end inside one.
+  static const uintptr_t Page = [] {
+    long P = ::sysconf(_SC_PAGESIZE);
+    return uintptr_t(P > 0 ? P : 4096);
+  }();
+  uintptr_t Begin = reinterpret_cast<uintptr_t>(Host) & ~(Page - 1);
+  uintptr_t End = (reinterpret_cast<uintptr_t>(Host) + Bytes + Page - 1) & ~(Page - 1);
+  CUresult R;
+  {
+    std::optional<trace::Span> Sp;
+    if (trace::on()) {
+      Sp.emplace(trace::deviceTrack(name()), "cuMemHostRegister", "register");
+      Sp->args().add("bytes", uint64_t(End - Begin));
+    }
+    R = Api.cuMemHostRegister(reinterpret_cast<void *>(Begin), End - Begin, 0);
+  }
+  if (R != CUDA_SUCCESS) {
+    // Pages another copy or the program locked already, or a limit on locked memory: staged.
+    // Never the device's fault, so never a reason to retire it.
+    std::string Why;
+    checkCall(Api, R, "cuMemHostRegister", __FILE__, __LINE__, Why);
+    logOnce("register:" + name(), LogLevel::Debug,
+            name() + ": a copy of " + std::to_string(Bytes >> 20) +
+                " MiB is staged, its pages could not be locked: " + Why);
+    return true;
+  }
+  Done = true;
+  CUresult Code = CUDA_SUCCESS;
+  bool Ok = ToDevice
+                ? CLUSTRIX_CU_CODE(Api, Err, Code,
+                                   cuMemcpyHtoDAsync(Dev, Host, Bytes, S.Streams[0]))
+                : CLUSTRIX_CU_CODE(Api, Err, Code,
+                                   cuMemcpyDtoHAsync(Host, Dev, Bytes, S.Streams[0]));
+  // The pages stay locked until the copy has ended, in either direction.
+  if (Ok)
+    Ok = sync0(Code, Err);
+  if (!Ok && sticky(Code))
+    S.Lost = true;
+  {
+    std::optional<trace::Span> Sp;
+    if (trace::on())
+      Sp.emplace(trace::deviceTrack(name()), "cuMemHostUnregister", "register");
+    Api.cuMemHostUnregister(reinterpret_cast<void *>(Begin));
+  }
+  return Ok;
+}
+
 bool CudaMemory::toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err) {
   const DriverApi &Api = DriverApi::get();
   if (!current(Err))
     return false;
+  bool Done = false;
+  if (bool Ok = direct(/*ToDevice=*/true, const_cast<char *>(static_cast<const char *>(Src)), Dst,
+                       Bytes, Done, Err);
+      Done || !Ok)
+    return Ok;
   if (Bytes >= StagedCopyMin) {
     std::lock_guard<std::mutex> G(S.CopyM);
     if (copyStaging())
@@ -415,6 +483,10 @@ bool CudaMemory::toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err)
   const DriverApi &Api = DriverApi::get();
   if (!current(Err))
     return false;
+  bool Done = false;
+  if (bool Ok = direct(/*ToDevice=*/false, static_cast<char *>(Dst), Src, Bytes, Done, Err);
+      Done || !Ok)
+    return Ok;
   if (Bytes >= StagedCopyMin) {
     std::lock_guard<std::mutex> G(S.CopyM);
     if (copyStaging())

@@ -40,6 +40,14 @@ DriverApi DriverApi::load(const std::string &Path) {
   resolveSymbol(Lib, Api.cuModuleLoadData, "cuModuleLoadData", Path, Api.Error);
   resolveSymbol(Lib, Api.cuModuleUnload, "cuModuleUnload", Path, Api.Error);
   resolveSymbol(Lib, Api.cuModuleGetFunction, "cuModuleGetFunction", Path, Api.Error);
+  // Optional: without them, copies of the program's memory are staged (host_register).
+  Api.cuMemHostRegister =
+      reinterpret_cast<decltype(Api.cuMemHostRegister)>(::dlsym(Lib, "cuMemHostRegister_v2"));
+  if (!Api.cuMemHostRegister)
+    Api.cuMemHostRegister =
+        reinterpret_cast<decltype(Api.cuMemHostRegister)>(::dlsym(Lib, "cuMemHostRegister"));
+  Api.cuMemHostUnregister =
+      reinterpret_cast<decltype(Api.cuMemHostUnregister)>(::dlsym(Lib, "cuMemHostUnregister"));
   // Optional: a driver without it moves data between devices through the host.
   Api.cuMemcpyPeerAsync =
       reinterpret_cast<decltype(Api.cuMemcpyPeerAsync)>(::dlsym(Lib, "cuMemcpyPeerAsync"));

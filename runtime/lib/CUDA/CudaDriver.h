@@ -88,6 +88,9 @@ struct DriverApi {
   CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
   CUresult (*cuMemAllocHost)(void **, size_t) = nullptr;
   CUresult (*cuMemFreeHost)(void *) = nullptr;
+  /// Optional: page-locking the program's own memory for a direct copy (host_register).
+  CUresult (*cuMemHostRegister)(void *, size_t, unsigned) = nullptr;
+  CUresult (*cuMemHostUnregister)(void *) = nullptr;
   CUresult (*cuMemcpy3DAsync)(const Memcpy3D *, CUstream) = nullptr;
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream) = nullptr;
   CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream) = nullptr;

@@ -249,6 +249,8 @@ const KeySpec Keys[] = {
      [](RuntimeConfig &C, const std::string &V) {
        C.PackThreads = static_cast<uint32_t>(parseUnsigned(V, 0, 64, false));
      }},
+    {"host_register", "CLUSTRIX_HOST_REGISTER",
+     [](RuntimeConfig &C, const std::string &V) { C.HostRegister = parseBool(V); }},
     {"cuda_memory_limit", "CLUSTRIX_CUDA_MEMORY_LIMIT",
      [](RuntimeConfig &C, const std::string &V) {
        C.CudaMemoryLimit = parseUnsigned(V, 0, 1ull << 50, true);

@@ -81,8 +81,8 @@ TEST(CudaEmuConfigTest, CopyLatencyIsMicroseconds) {
 TEST(CudaEmuConfigTest, FaultRules) {
   std::vector<FaultRule> R;
   std::string Err;
-  ASSERT_TRUE(parseFaults("1:lost@2,*:oom,0:skip-copy-in@3,7:launch", R, Err)) << Err;
-  ASSERT_EQ(R.size(), 4u);
+  ASSERT_TRUE(parseFaults("1:lost@2,*:oom,0:skip-copy-in@3,7:launch,2:register@4", R, Err)) << Err;
+  ASSERT_EQ(R.size(), 5u);
   EXPECT_EQ(R[0].Device, 1);
   EXPECT_EQ(R[0].Kind, FaultKind::Lost);
   EXPECT_EQ(R[0].Nth, 2u);
@@ -91,11 +91,14 @@ TEST(CudaEmuConfigTest, FaultRules) {
   EXPECT_EQ(R[1].Nth, 1u);
   EXPECT_EQ(R[2].Kind, FaultKind::SkipCopyIn);
   EXPECT_EQ(R[3].Kind, FaultKind::Launch);
+  EXPECT_EQ(R[4].Kind, FaultKind::Register);
+  EXPECT_EQ(R[4].Nth, 4u);
   EXPECT_FALSE(parseFaults("lost", R, Err));
   EXPECT_NE(Err.find("not DEVICE:KIND[@N]"), std::string::npos);
   EXPECT_FALSE(parseFaults("cuda0:lost", R, Err));
   EXPECT_FALSE(parseFaults("0:melt", R, Err));
-  EXPECT_NE(Err.find("'melt' is not a fault (lost, launch, oom, skip-copy-in)"), std::string::npos);
+  EXPECT_NE(Err.find("'melt' is not a fault (lost, launch, oom, skip-copy-in, register)"),
+            std::string::npos);
   EXPECT_FALSE(parseFaults("0:lost@0", R, Err));
   EmuConfig C;
   EXPECT_FALSE(readFrom({{"CLUSTRIX_EMU_FAULT", "0:melt"}}, C, Err));

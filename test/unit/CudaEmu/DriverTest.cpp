@@ -29,6 +29,8 @@ const bool Configured = [] {
   ::setenv("CLUSTRIX_EMU_GPU_MEMORY", "256M,256M,256M,8M,64M,64M", 1);
   ::unsetenv("CLUSTRIX_EMU_GPU_SMS");
   ::unsetenv("CLUSTRIX_EMU_FAULT");
+  // Copies of page-locked memory wait this long on their stream (no other test locks memory).
+  ::setenv("CLUSTRIX_EMU_COPY_LATENCY", "20000", 1);
   return true;
 }();
 
@@ -228,6 +230,44 @@ TEST(CudaEmuTest, CopiesCheckTheirDevicePointers) {
             CUDA_ERROR_INVALID_VALUE); // host memory
   EXPECT_EQ(A.cuMemFree(Mine), CUDA_SUCCESS);
   EXPECT_EQ(A.cuMemFree(Other), CUDA_SUCCESS);
+}
+
+// cuMemHostRegister: a range overlapping locked memory is refused, as the driver refuses it;
+// copies from registered memory are asynchronous; and one that runs after its memory was
+// unregistered copies nothing and says so (a program must wait for its copies first).
+TEST(CudaEmuTest, RegisteredHostMemoryIsLockedUntilUnregistered) {
+  use(1);
+  const DriverApi &A = api();
+  ASSERT_NE(A.cuMemHostRegister, nullptr);
+  ASSERT_NE(A.cuMemHostUnregister, nullptr);
+  std::vector<double> Host(1 << 16, 2.5);
+  char *P = reinterpret_cast<char *>(Host.data());
+  EXPECT_EQ(A.cuMemHostRegister(nullptr, 64, 0), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(A.cuMemHostRegister(P, 4096, 0), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuMemHostRegister(P + 2048, 4096, 0), 712); // overlaps: already registered
+  EXPECT_EQ(A.cuMemHostUnregister(P + 8), 713);           // not the start of a range
+  CUdeviceptr D;
+  ASSERT_EQ(A.cuMemAlloc(&D, 4096), CUDA_SUCCESS);
+  CUstream S;
+  ASSERT_EQ(A.cuStreamCreate(&S, 1), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuMemcpyHtoDAsync(D, P, 4096, S), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuStreamSynchronize(S), CUDA_SUCCESS);
+  std::vector<double> Back(512, 0);
+  ASSERT_EQ(A.cuMemcpyDtoHAsync(Back.data(), D, 4096, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(Back[511], 2.5);
+  ASSERT_EQ(A.cuMemHostUnregister(P), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuMemHostUnregister(P), 713); // twice
+  // Registered again, a copy queued (it waits 20 ms on its stream, as a link's latency) and the
+  // memory unregistered before the stream made it: the copy is not made.
+  ASSERT_EQ(A.cuMemHostRegister(P, 4096, 0), CUDA_SUCCESS);
+  std::fill(Host.begin(), Host.begin() + 512, 7.0);
+  ASSERT_EQ(A.cuMemcpyHtoDAsync(D, P, 4096, S), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuMemHostUnregister(P), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuStreamSynchronize(S), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuMemcpyDtoHAsync(Back.data(), D, 4096, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(Back[0], 2.5) << "the copy ran on unregistered memory";
+  EXPECT_EQ(A.cuMemFree(D), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuStreamDestroy(S), CUDA_SUCCESS);
 }
 
 TEST(CudaEmuTest, PitchedCopiesMoveOnlyTheBox) {

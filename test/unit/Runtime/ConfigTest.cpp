@@ -49,6 +49,7 @@ TEST(ConfigTest, EveryKeyParses) {
                                 "log_level: debug\n"
                                 "pinned_staging_bytes: 32M\n"
                                 "pack_threads: 3\n"
+                                "host_register: on\n"
                                 "worker_spin_us: 0\n"
                                 "cuda_memory_limit: 1M\n"
                                 "trace: /tmp/t.json\n"
@@ -66,6 +67,7 @@ TEST(ConfigTest, EveryKeyParses) {
   EXPECT_EQ(C.Log, LogLevel::Debug);
   EXPECT_EQ(C.PinnedStagingBytes, 32u << 20);
   EXPECT_EQ(C.PackThreads, 3u);
+  EXPECT_TRUE(C.HostRegister);
   EXPECT_EQ(C.WorkerSpinMicroseconds, 0u);
   EXPECT_EQ(C.CudaMemoryLimit, 1u << 20);
   EXPECT_EQ(C.Trace, "/tmp/t.json");
@@ -83,6 +85,7 @@ TEST(ConfigTest, EmptyFileMeansDefaults) {
   EXPECT_EQ(C.Log, LogLevel::Warn);
   EXPECT_EQ(C.PinnedStagingBytes, 64u << 20);
   EXPECT_EQ(C.PackThreads, 0u);
+  EXPECT_FALSE(C.HostRegister);
 }
 
 TEST(ConfigTest, PackThreadsRange) {
