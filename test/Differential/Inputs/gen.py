@@ -2964,7 +2964,7 @@ class Program:
         a max taken for an upper bound), on 1-D arrays and a flattened transpose."""
         r = self.rnd
         kind = r.choice(['min', 'macro', 'cond', 'cond-swapped', 'max-start', 'wrong-max',
-                         'transpose', 'par-clamp', 'hyperplane'])
+                         'transpose', 'par-clamp', 'hyperplane', 'collapsed-step'])
         pre, fors, post, clauses = self.header(L, 'n', simple=True)
         L.tags.add('clamp-' + kind)
         ii, tag = L.vars[0].name, L.tag
@@ -2998,6 +2998,8 @@ class Program:
                              '    %s[%s] = %s[%s] = (%s * 37 + %d) %% 1000;' % (x, k, y, k, k, seed)]
         if kind in ('par-clamp', 'hyperplane'):
             return self.parallel_clamp(L, kind, pre, post, clauses, x, y, k, seed)
+        if kind == 'collapsed-step':
+            return self.collapsed_step(L, pre, post, clauses, x, k, seed)
         if kind == 'transpose':
             m = r.choice([7, 13, 20, 33])
             it, jt = ii, self.fresh('jt')
@@ -3082,6 +3084,50 @@ class Program:
                       '  }']
         lines += list(post) + ['  dt_arr("%s %s", %s.data(), %s.size());' % (tag, x, x, x)]
         return lines, list(clauses)
+
+    def collapsed_step(self, L, pre, post, clauses, x, k, seed):
+        """A collapse(2) nest whose inner level steps by a constant (up or down, < or <=), over
+        rows of a flattened array whose pitch is the inner range's width, one more, or one or
+        S - 1 less: whether two iterations meet depends on the lattice the step leaves (j < 7
+        by 3 ends at 6, j < 8 by 3 too). Each write folds the old value with the iteration, so
+        two iterations that meet give another result in any other order."""
+        r = self.rnd
+        ii, tag = L.vars[0].name, L.tag
+        jj = self.fresh('sj')
+        a = r.choice([3, 5, 8])
+        S = r.choice([2, 3, 4])
+        W = r.choice([6, 7, 8, 9, 12, 13])
+        P = r.wpick([(3, W), (1, W + 1), (2, W - 1), (1, W - S + 1), (1, W - 2)])
+        way = r.choice(['lt', 'le', 'down-ge', 'down-gt'])
+        L.tags.add('collapsed-step-' + way)
+        wv = str(W)
+        lines = list(pre)
+        if r.chance(0.5):  # the inner range's width known only at run time
+            wv = self.fresh('w')
+            lines.append('  int %s = %d;' % (wv, W))
+            L.tags.add('collapsed-step-symbolic')
+        pv = str(P) if r.chance(0.5) or wv == str(W) else '(%s %s %d)' % (
+            wv, '+' if P >= W else '-', abs(P - W))
+        if way == 'lt':
+            inner, sub = 'for (int %s = 0; %s < %s; %s += %d)' % (jj, jj, wv, jj, S), jj
+        elif way == 'le':
+            inner, sub = 'for (int %s = 0; %s <= %s - 1; %s += %d)' % (jj, jj, wv, jj, S), jj
+        elif way == 'down-ge':
+            inner, sub = 'for (int %s = %s - 1; %s >= 0; %s -= %d)' % (jj, wv, jj, jj, S), jj
+        else:
+            inner, sub = 'for (int %s = %s; %s > 0; %s -= %d)' % (jj, wv, jj, jj, S), jj + ' - 1'
+        size = a * max(P, 1) + W + 2
+        e = '%s * %s + %s' % (ii, pv, sub)
+        lines += ['  std::vector<int> %s(%d);' % (x, size),
+                  '  for (int %s = 0; %s < %d; ++%s)' % (k, k, size, k),
+                  '    %s[%s] = (%s * 31 + %d) %% 1000;' % (x, k, k, seed),
+                  '  @ATTR',
+                  '  for (int %s = 0; %s < %d; ++%s) { @FOR' % (ii, ii, a, ii),
+                  '    %s' % inner,
+                  '      %s[%s] = (%s[%s] * 3 + %s * 7 + %s) %% 1000;' % (x, e, x, e, ii, jj),
+                  '  }']
+        lines += list(post) + ['  dt_arr("%s %s", %s.data(), %s.size());' % (tag, x, x, x)]
+        return lines, list(clauses) + ['collapse(2)']
 
     def sp_mirror(self, L):
         """Mirrored writes (covariance's symmat[j1][j2] and symmat[j2][j1] over j2 >= j1): two
