@@ -98,5 +98,9 @@ cp -L "$("$CXX" -print-file-name=libomp.so.5)" "$OUT/lib/" 2>/dev/null ||
 # Iterative work (bench/resident): the loops that residency is for.
 "$BUILD/bin/clustrix++" -O2 --clustrix-remarks=off bench/resident/BenchIter.cpp -o "$OUT/bin/BenchIter" \
   -Wl,-rpath,'$ORIGIN/../lib'
+# Its kernels as files, for bench/gpu/KernelTime.cu (the generated sweep's GPU time alone).
+mkdir -p "$OUT/kernels/BenchIter"
+"$BUILD/bin/clustrix-rewrite" --remarks=off --kernels-dir "$OUT/kernels/BenchIter" \
+  bench/resident/BenchIter.cpp -o "$OUT/kernels/BenchIter.rewritten.cpp" -- -std=c++17
 rm -f "$OUT"/*.o
 echo "gpu-bundle: $(du -sh "$OUT" | cut -f1) in $OUT"

@@ -179,6 +179,25 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
       done
     done
     python3 bench/resident/steps.py "$LOGS/jacobi-steps.txt" 10 1010
+    # The generated sweep kernel's GPU time alone against the hand-written one (CUDA events,
+    # launches back to back): whether a step's gap is the kernel or the host's work per call.
+    kfile=$(grep -l "b\[i \* m + j\] = 0.25" "$B"/kernels/BenchIter/*.cu 2>/dev/null | head -1)
+    if [ -n "$kfile" ] && grep -q "__clx_hi, double \*b, double \*a, __clx_iv0 __clx_init0" "$kfile"; then
+      kname=$(basename "$kfile" .cu)
+      if "$NVCC" -O2 -std=c++17 -arch=native -DCLUSTRIX_KERNEL_FILE="\"$kfile\"" \
+           -DCLUSTRIX_KERNEL_NAME="$kname" bench/gpu/KernelTime.cu -o "$LOGS/KernelTime" \
+           >"$LOGS/kerneltime.build.log" 2>&1; then
+        for r in 1 2 3; do
+          out=$("$LOGS/KernelTime" 1024 2000) && ok "generated Jacobi kernel equals the hand-written one" ||
+            bad "generated Jacobi kernel differs from the hand-written one"
+          echo "kernel time, 1024 x 1024, 2000 sweeps: $out"
+        done
+      else
+        bad "nvcc builds bench/gpu/KernelTime.cu"; tail -20 "$LOGS/kerneltime.build.log"
+      fi
+    else
+      echo "KernelTime skipped: no generated sweep kernel of the expected signature in the bundle"
+    fi
     # Where a resident sweep's time goes, where Nsight Systems is installed: kernels and API calls.
     NSYS=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
     if [ -n "$NSYS" ]; then
