@@ -161,7 +161,25 @@ struct DeviceState {
     std::vector<char> Fetched;
   };
   Scratch Kept;
+  /// A resident chunk whose calls of the device data table changed nothing it knows of: the
+  /// same loop again over the same range, with the same boxes, while the table's generation is
+  /// the one its last call left, would find everything in place again, at the same device
+  /// addresses, and record writes that are recorded already; it skips the table (copyIn's
+  /// acquires, run's wrote) and launches with these addresses. A few, the last ones made: a
+  /// time step alternates its loops.
+  struct Replay {
+    const LoopInfo *Info = nullptr;
+    uint64_t Lo = 0, Hi = 0;
+    std::vector<Box> Boxes;
+    std::vector<uint64_t> Elem0;
+    uint64_t Generation = 0;
+  };
+  std::vector<Replay> Replays;
+  size_t NextReplay = 0;
 };
+
+/// Replays kept per device.
+constexpr size_t MaxReplays = 8;
 
 /// Most device memory kept cached per device between chunks.
 constexpr size_t MaxCachedBytes = size_t(4) << 30;
@@ -928,17 +946,26 @@ public:
     }
     if (Resident) {
       // From the device data table: only what is not current here moves.
-      Sc.Elem0.assign(NR, 0);
       data::Table &T = data::Table::get();
+      if (const DeviceState::Replay *E = replayFor(Sc)) {
+        Sc.Elem0 = E->Elem0;
+        Replayed = true;
+        return true; // no user code ran, and the table made no context current
+      }
+      Sc.Elem0.assign(NR, 0);
+      GenerationBefore = T.generation();
+      OwnChanges = 0;
       for (uint32_t R = 0; R < NR; ++R) {
         uint8_t A = Info.Regions[R].Access;
         bool In = (A & AccessRead) || ((A & AccessWrite) && !Info.Regions[R].FullWrite);
+        bool Changed = false;
         if (!T.acquire(*S.Memory, Sc.Boxes[R], Info.Regions[R].Rank, In, Info.Regions[R].Name,
-                       Sc.Elem0[R], Err)) {
+                       Sc.Elem0[R], Err, &Changed)) {
           if (S.Lost)
             Lost = true;
           return false;
         }
+        OwnChanges += Changed;
       }
       // The table may have made another device current (a copy back from it).
       if (ThreadContext == S.Ctx)
@@ -1016,11 +1043,16 @@ public:
                                                S.Streams[Sc.Stream], Ptrs.data(), nullptr))))
       return false;
     Sp.reset();
-    if (Resident)
+    if (Resident && !Replayed) {
+      data::Table &T = data::Table::get();
       for (uint32_t R = 0; R < Info.NumRegions; ++R)
-        if (Info.Regions[R].Access & AccessWrite)
-          data::Table::get().wrote(*S.Memory, Sc.Boxes[R], Info.Regions[R].Rank,
-                                   Info.Regions[R].Name);
+        if (Info.Regions[R].Access & AccessWrite) {
+          bool Changed = false;
+          T.wrote(*S.Memory, Sc.Boxes[R], Info.Regions[R].Rank, Info.Regions[R].Name, &Changed);
+          OwnChanges += Changed;
+        }
+      keepReplay(Sc, T.generation());
+    }
     return true;
   }
 
@@ -1198,6 +1230,49 @@ private:
         [&] { return sync(St, Err); });
   }
 
+  /// The replay of this chunk (DeviceState::Replay), if the table still holds everything its
+  /// last call left in place: one piece, untraced (a trace shows every acquire), the same loop,
+  /// range and boxes, and no change to the table since.
+  const DeviceState::Replay *replayFor(const SubChunk &Sc) const {
+    if (Subs.size() != 1 || trace::on() || S.Replays.empty())
+      return nullptr;
+    const uint64_t Now = data::Table::get().generation();
+    for (const DeviceState::Replay &E : S.Replays)
+      if (E.Info == &Info && E.Lo == Sc.Lo && E.Hi == Sc.Hi && E.Generation == Now &&
+          E.Boxes.size() == Sc.Boxes.size() &&
+          (E.Boxes.empty() ||
+           std::memcmp(E.Boxes.data(), Sc.Boxes.data(), E.Boxes.size() * sizeof(Box)) == 0))
+        return &E;
+    return nullptr;
+  }
+
+  /// After the table's calls of a chunk: kept for replay when the table's generation moved by
+  /// this chunk's own changes alone (Now, read after them), so that the kept generation
+  /// describes a table that holds what the chunk asked for. Another thread's change in between
+  /// (another device's writes, say) may have taken some of it away: then nothing is kept.
+  void keepReplay(const SubChunk &Sc, uint64_t Now) {
+    if (Subs.size() != 1 || trace::on() || Now != GenerationBefore + OwnChanges)
+      return;
+    DeviceState::Replay *E = nullptr;
+    for (DeviceState::Replay &X : S.Replays)
+      if (X.Info == &Info)
+        E = &X;
+    if (!E) {
+      if (S.Replays.size() < MaxReplays) {
+        E = &S.Replays.emplace_back();
+      } else {
+        E = &S.Replays[S.NextReplay];
+        S.NextReplay = (S.NextReplay + 1) % MaxReplays;
+      }
+    }
+    E->Info = &Info;
+    E->Lo = Sc.Lo;
+    E->Hi = Sc.Hi;
+    E->Boxes = Sc.Boxes;
+    E->Elem0 = Sc.Elem0;
+    E->Generation = Now;
+  }
+
   /// cuStreamSynchronize(St), checked, with its trace event.
   bool sync(CUstream St, std::string &Err) {
     std::optional<trace::Span> Sp;
@@ -1232,6 +1307,10 @@ private:
   std::vector<SubChunk> &Subs; // S.Kept's, which the device's lock (Lock) makes this loop's
   /// Whether Subs[0].Boxes holds the boxes of the whole chunk already (split computed them).
   bool WholeBoxes = false;
+  /// Resident: whether copyIn replayed the chunk (DeviceState::Replay), and the table's
+  /// generation before its calls with the changes they made themselves.
+  bool Replayed = false;
+  uint64_t GenerationBefore = 0, OwnChanges = 0;
   CUresult LastCode = CUDA_SUCCESS;
   bool Lost = false;
   const bool Resident; // boxes live in the device data table (Data/Residency.h)

@@ -31,14 +31,14 @@ namespace data {
 
 // --- IntervalSet ---------------------------------------------------------------------------------
 
-void IntervalSet::add(uintptr_t B, uintptr_t E) {
+bool IntervalSet::add(uintptr_t B, uintptr_t E) {
   if (B >= E)
-    return;
+    return false;
   auto It = Map.upper_bound(B);
   if (It != Map.begin()) {
     auto Prev = std::prev(It);
     if (Prev->second >= E)
-      return; // in the set already (a resident loop's every call after the first)
+      return false; // in the set already (a resident loop's every call after the first)
     if (Prev->second >= B) { // touches or overlaps the one before
       B = Prev->first;
       E = std::max(E, Prev->second);
@@ -50,11 +50,13 @@ void IntervalSet::add(uintptr_t B, uintptr_t E) {
     It = Map.erase(It);
   }
   Map.emplace(B, E);
+  return true;
 }
 
-void IntervalSet::remove(uintptr_t B, uintptr_t E) {
+bool IntervalSet::remove(uintptr_t B, uintptr_t E) {
   if (B >= E)
-    return;
+    return false;
+  bool Changed = false;
   auto It = Map.upper_bound(B);
   if (It != Map.begin())
     --It;
@@ -64,6 +66,7 @@ void IntervalSet::remove(uintptr_t B, uintptr_t E) {
       ++It;
       continue;
     }
+    Changed = true;
     It = Map.erase(It);
     if (IB < B)
       Map.emplace(IB, B);
@@ -72,6 +75,7 @@ void IntervalSet::remove(uintptr_t B, uintptr_t E) {
       break;
     }
   }
+  return Changed;
 }
 
 bool IntervalSet::covers(uintptr_t B, uintptr_t E) const {
@@ -230,14 +234,15 @@ bool Table::mirrorFor(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, M
   return true;
 }
 
-void Table::markStale(uintptr_t B, uintptr_t E, DeviceMemory *Owner) {
+bool Table::markStale(uintptr_t B, uintptr_t E, DeviceMemory *Owner) {
   // Stale already, with Owner holding the current copy: nothing changes.
   auto It = StaleMap.upper_bound(B);
   if (It != StaleMap.begin() && std::prev(It)->second.End >= E &&
       std::prev(It)->second.Owner == Owner)
-    return;
+    return false;
   clearStale(B, E);
   StaleMap.emplace(B, Stale{E, Owner});
+  return true;
 }
 
 void Table::clearStale(uintptr_t B, uintptr_t E) {
@@ -339,13 +344,26 @@ bool Table::fillStrided(DeviceMemory &D, PerDevice &P, uintptr_t B, size_t Width
 }
 
 bool Table::acquire(DeviceMemory &D, const Box &B, unsigned Rank, bool Contents, const char *Name,
-                    uint64_t &DevElem0, std::string &Err) {
+                    uint64_t &DevElem0, std::string &Err, bool *Changed) {
   ByteRange H = boxHull(B, Rank);
   std::lock_guard<std::mutex> G(M);
+  if (Changed)
+    *Changed = false;
   if (H.empty()) {
     DevElem0 = 0;
     return true;
   }
+  // Counted once, whatever the call does past its finding everything in place (a failed copy
+  // included: what it did before failing stays done).
+  bool Counted = false;
+  auto Change = [&] {
+    if (Counted)
+      return;
+    Counted = true;
+    Generation.fetch_add(1, std::memory_order_acq_rel);
+    if (Changed)
+      *Changed = true;
+  };
   std::optional<trace::Span> Sp;
   if (trace::on()) {
     Sp.emplace(trace::deviceTrack(D.name()), std::string("acquire ") + (Name ? Name : "?"),
@@ -360,6 +378,11 @@ bool Table::acquire(DeviceMemory &D, const Box &B, unsigned Rank, bool Contents,
   __atomic_store_n(&ResidentHeld, uint64_t(1), __ATOMIC_RELAXED);
   Mirror *Mi = nullptr;
   uintptr_t MB = 0;
+  auto Existing = P.Mirrors.upper_bound(H.Begin);
+  bool InPlace = Existing != P.Mirrors.begin() && std::prev(Existing)->first <= H.Begin &&
+                 H.End <= std::prev(Existing)->second.HostEnd;
+  if (!InPlace)
+    Change(); // a mirror is made (and others may be moved into it)
   if (!mirrorFor(D, P, H.Begin, H.End, Mi, MB, Err))
     return false;
   DevElem0 = Mi->Dev + (reinterpret_cast<uintptr_t>(B.Base) - MB);
@@ -371,6 +394,7 @@ bool Table::acquire(DeviceMemory &D, const Box &B, unsigned Rank, bool Contents,
     T.Skipped += H.End - H.Begin;
     return true;
   }
+  Change(); // something is copied in
   std::vector<std::pair<uintptr_t, uintptr_t>> Rows, Missing;
   rowsOf(B, Rank, Rows);
   for (auto [RB, RE] : Rows)
@@ -412,11 +436,15 @@ bool Table::acquire(DeviceMemory &D, const Box &B, unsigned Rank, bool Contents,
   return true;
 }
 
-void Table::wrote(DeviceMemory &D, const Box &B, unsigned Rank, const char *Name) {
+void Table::wrote(DeviceMemory &D, const Box &B, unsigned Rank, const char *Name,
+                  bool *Changed) {
   ByteRange H = boxHull(B, Rank);
+  if (Changed)
+    *Changed = false;
   if (H.empty())
     return;
   std::lock_guard<std::mutex> G(M);
+  bool Any = false;
   PerDevice &P = of(D);
   if (Name)
     nameRange(H.Begin, H.End, Name);
@@ -432,18 +460,24 @@ void Table::wrote(DeviceMemory &D, const Box &B, unsigned Rank, const char *Name
   // (the device's copy comes back over it), so nothing else changes.
   bool Poison = activeConfig().ResidencyCheck;
   for (auto [RB, RE] : Rows) {
-    P.Valid.add(RB, RE);
+    Any |= P.Valid.add(RB, RE);
     for (auto &[Other, OP] : Devices)
       if (Other != &D)
-        OP.Valid.remove(RB, RE);
-    markStale(RB, RE, &D);
+        Any |= OP.Valid.remove(RB, RE);
+    Any |= markStale(RB, RE, &D);
     if (Poison)
       std::memset(reinterpret_cast<void *>(RB), 0xFF, RE - RB);
+  }
+  if (Any) {
+    Generation.fetch_add(1, std::memory_order_acq_rel);
+    if (Changed)
+      *Changed = true;
   }
 }
 
 bool Table::syncToHost(uintptr_t B, uintptr_t E, std::string &Err, bool Drop) {
   std::lock_guard<std::mutex> G(M);
+  Generation.fetch_add(1, std::memory_order_acq_rel);
   auto It = StaleMap.upper_bound(B);
   if (It != StaleMap.begin())
     --It;
@@ -487,6 +521,7 @@ std::string Table::namesIn(uintptr_t B, uintptr_t E) const {
 
 bool Table::releaseAll(std::string &Err, Traffic &Moved) {
   std::lock_guard<std::mutex> G(M);
+  Generation.fetch_add(1, std::memory_order_acq_rel);
   std::string Lost;
   // Each device's stale ranges in address order: the rows of one width, equally spaced, that
   // one mirror holds come back in one strided copy (a grid's rows without their edge columns,

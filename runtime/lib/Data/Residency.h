@@ -23,6 +23,7 @@
 
 #include "clustrix/Runtime.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -67,8 +68,9 @@ public:
 /// Half-open intervals of addresses, merged when they touch.
 class IntervalSet {
 public:
-  void add(uintptr_t B, uintptr_t E);
-  void remove(uintptr_t B, uintptr_t E);
+  /// Each returns whether the set changed.
+  bool add(uintptr_t B, uintptr_t E);
+  bool remove(uintptr_t B, uintptr_t E);
   /// Whether [B, E) lies in one interval of the set.
   bool covers(uintptr_t B, uintptr_t E) const;
   /// The parts of [B, E) not in the set, in order.
@@ -94,11 +96,18 @@ public:
   /// holding current contents where Contents is set (what the box reads, or a write box not
   /// written in full). DevElem0 receives the device address standing for the host address
   /// B.Base, as kernels index regions with global indices.
+  /// Changed, when given, is set when the call changed the table (it then counted one change).
   bool acquire(DeviceMemory &D, const Box &B, unsigned Rank, bool Contents, const char *Name,
-               uint64_t &DevElem0, std::string &Err);
+               uint64_t &DevElem0, std::string &Err, bool *Changed = nullptr);
   /// Records that a kernel on D writes box B: D's copy is the current one, the host's and other
-  /// devices' are stale.
-  void wrote(DeviceMemory &D, const Box &B, unsigned Rank, const char *Name);
+  /// devices' are stale. Changed as for acquire.
+  void wrote(DeviceMemory &D, const Box &B, unsigned Rank, const char *Name,
+             bool *Changed = nullptr);
+  /// How many times the table has changed: a mirror made or dropped, a copy made current or
+  /// stale anywhere. Equal at two moments, every acquire and wrote that ran between them found
+  /// what it asked for in place (the resident replay of CudaBackend.cpp relies on it). A call
+  /// that changes the table counts exactly one.
+  uint64_t generation() const { return Generation.load(std::memory_order_acquire); }
   /// Copies every stale range back to the host and drops every device copy. False, with Err
   /// naming the arrays, when a device that holds the only current copy of a range cannot give
   /// it back.
@@ -131,7 +140,8 @@ private:
   bool fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::string &Err);
   bool fillStrided(DeviceMemory &D, PerDevice &P, uintptr_t B, size_t Width, size_t Rows,
                    size_t Pitch, std::string &Err);
-  void markStale(uintptr_t B, uintptr_t E, DeviceMemory *Owner);
+  /// Whether the stale map changed.
+  bool markStale(uintptr_t B, uintptr_t E, DeviceMemory *Owner);
   /// Records that [B, E) is (part of) the array Name, for messages.
   void nameRange(uintptr_t B, uintptr_t E, const char *Name);
   void clearStale(uintptr_t B, uintptr_t E);
@@ -142,6 +152,7 @@ private:
   std::map<uintptr_t, Stale> StaleMap; // host begin -> end, owner
   std::map<uintptr_t, std::pair<uintptr_t, std::string>> Names; // hulls of named regions
   Traffic T;
+  std::atomic<uint64_t> Generation{0};
   /// wrote's rows, kept with their capacity (a resident loop reports its writes every call).
   std::vector<std::pair<uintptr_t, uintptr_t>> WroteRows;
 };

@@ -421,6 +421,57 @@ TEST(ResidencyTest, RepeatedWritesKeepTheLatestWriterOfEachByte) {
   EXPECT_EQ(Err.find("gpu0"), std::string::npos) << Err;
 }
 
+// The generation counts the table's changes (CudaBackend.cpp replays a resident chunk while it
+// stands still): a call that finds everything in place leaves it, each call that changes the
+// table moves it by one, and so does anything that brings data back or drops it.
+TEST(ResidencyTest, TheGenerationMovesOncePerChangeAndNeverWithout) {
+  FakeMemory G0("gpu0", true), G1("gpu1", true);
+  std::vector<double> A(8 * 4, 1.0), Bv(8 * 4, 2.0);
+  std::string Err;
+  uint64_t E = 0;
+  Table &T = Table::get();
+  Box All = rows(A, 4, 0, 8, 0, 4), Inner = rows(Bv, 4, 1, 7, 1, 3), Top = rows(A, 4, 0, 2, 0, 4);
+  bool Changed = false;
+  uint64_t G = T.generation();
+  ASSERT_TRUE(T.acquire(G0, All, 2, true, "A", E, Err, &Changed)) << Err; // a mirror, a copy
+  EXPECT_TRUE(Changed);
+  EXPECT_EQ(T.generation(), G + 1);
+  ASSERT_TRUE(T.acquire(G0, Inner, 2, false, "B", E, Err, &Changed)) << Err; // a mirror
+  EXPECT_TRUE(Changed);
+  T.wrote(G0, Inner, 2, "B", &Changed);
+  EXPECT_TRUE(Changed);
+  G = T.generation();
+  // The same calls again: everything in place, nothing recorded anew.
+  for (int Call = 0; Call < 3; ++Call) {
+    ASSERT_TRUE(T.acquire(G0, All, 2, true, "A", E, Err, &Changed)) << Err;
+    EXPECT_FALSE(Changed);
+    ASSERT_TRUE(T.acquire(G0, Inner, 2, false, "B", E, Err, &Changed)) << Err;
+    EXPECT_FALSE(Changed);
+    T.wrote(G0, Inner, 2, "B", &Changed);
+    EXPECT_FALSE(Changed);
+  }
+  EXPECT_EQ(T.generation(), G);
+  // Another device reading what gpu0 holds changes nothing of gpu0's, but the table changes.
+  ASSERT_TRUE(T.acquire(G1, Top, 2, true, "A", E, Err, &Changed)) << Err;
+  EXPECT_TRUE(Changed);
+  EXPECT_EQ(T.generation(), G + 1);
+  // It writes rows gpu0 holds: gpu0's copy of them is no longer current.
+  T.wrote(G1, Top, 2, "A", &Changed);
+  EXPECT_TRUE(Changed);
+  EXPECT_EQ(T.generation(), G + 2);
+  ASSERT_TRUE(T.acquire(G0, All, 2, true, "A", E, Err, &Changed)) << Err; // from gpu1
+  EXPECT_TRUE(Changed);
+  EXPECT_EQ(G0.FromPeers, 2u * 4 * 8);
+  G = T.generation();
+  ASSERT_TRUE(T.syncToHost(reinterpret_cast<uintptr_t>(Bv.data()),
+                           reinterpret_cast<uintptr_t>(Bv.data() + 8), Err))
+      << Err;
+  EXPECT_EQ(T.generation(), G + 1);
+  Traffic Moved;
+  ASSERT_TRUE(release(Moved, Err)) << Err;
+  EXPECT_EQ(T.generation(), G + 2);
+}
+
 TEST(ResidencyTest, ALostDeviceWithTheOnlyCopyIsAnErrorNamingTheArray) {
   FakeMemory G("gpu0", true);
   std::vector<double> X(16, 3.0), Y(16, 4.0);
