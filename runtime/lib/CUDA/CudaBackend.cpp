@@ -159,19 +159,24 @@ struct DeviceState {
     std::vector<uint64_t> Words;
     std::vector<void *> Ptrs;
     std::vector<char> Fetched;
+    std::vector<int64_t> Key; // what the chunk's boxes depend on (programBoxesKey)
   };
   Scratch Kept;
-  /// A resident chunk whose calls of the device data table changed nothing it knows of: the
-  /// same loop again over the same range, with the same boxes, while the table's generation is
-  /// the one its last call left, would find everything in place again, at the same device
-  /// addresses, and record writes that are recorded already; it skips the table (copyIn's
-  /// acquires, run's wrote) and launches with these addresses. A few, the last ones made: a
-  /// time step alternates its loops.
+  /// The last resident chunks of a few loops (a time step alternates its loops):
+  /// - their boxes, with what the boxes depend on (BoxKey, programBoxesKey): the same loop over
+  ///   the same range with an equal key has these boxes, not evaluated again;
+  /// - when the chunk's calls of the device data table changed nothing but what they changed
+  ///   themselves (Replayable), the table's generation they left: the same loop again over the
+  ///   same range and boxes, while the table still stands there, would find everything in place
+  ///   at the same device addresses (Elem0) and record writes that are recorded already; it
+  ///   skips the table (copyIn's acquires, run's wrote) and launches at once.
   struct Replay {
     const LoopInfo *Info = nullptr;
     uint64_t Lo = 0, Hi = 0;
+    std::vector<int64_t> BoxKey; // empty: the boxes come from no box program
     std::vector<Box> Boxes;
     std::vector<uint64_t> Elem0;
+    bool Replayable = false;
     uint64_t Generation = 0;
   };
   std::vector<Replay> Replays;
@@ -875,8 +880,14 @@ public:
       Budget = Limit;
     std::vector<Box> &Whole = S.Kept.Whole;
     Whole.resize(Info.NumRegions);
-    auto Footprint = [&](uint64_t L, uint64_t H, Box *B) {
-      if (Info.NumRegions) // a loop without regions may have no box function
+    // A resident chunk's boxes are those of its loop's last chunk over the same range when
+    // nothing they depend on changed (DeviceState::Replay).
+    Keyed = Resident && Info.NumRegions && !trace::on() && programBoxesKey(Args, S.Kept.Key);
+    const DeviceState::Replay *Memo = Keyed ? memoFor(Lo, Hi) : nullptr;
+    if (Memo)
+      std::copy(Memo->Boxes.begin(), Memo->Boxes.end(), Whole.begin());
+    auto Footprint = [&](uint64_t L, uint64_t H, Box *B, bool Evaluate = true) {
+      if (Info.NumRegions && Evaluate) // a loop without regions may have no box function
         Args.Boxes(Args.BoxEnv, L, H, B);
       uint64_t Bytes = 0;
       for (uint32_t R = 0; R < Info.NumRegions; ++R)
@@ -889,7 +900,7 @@ public:
       return Footprint(L, H, B.data());
     };
     Pieces.clear();
-    if (Footprint(Lo, Hi, Whole.data()) <= Budget)
+    if (Footprint(Lo, Hi, Whole.data(), !Memo) <= Budget)
       Pieces.push_back({Lo, Hi});
     else if (Resident) {
       // Resident data is addressed in whole mirrors: the chunk must fit at once.
@@ -1238,20 +1249,30 @@ private:
       return nullptr;
     const uint64_t Now = data::Table::get().generation();
     for (const DeviceState::Replay &E : S.Replays)
-      if (E.Info == &Info && E.Lo == Sc.Lo && E.Hi == Sc.Hi && E.Generation == Now &&
-          E.Boxes.size() == Sc.Boxes.size() &&
+      if (E.Info == &Info && E.Lo == Sc.Lo && E.Hi == Sc.Hi && E.Replayable &&
+          E.Generation == Now && E.Boxes.size() == Sc.Boxes.size() &&
           (E.Boxes.empty() ||
            std::memcmp(E.Boxes.data(), Sc.Boxes.data(), E.Boxes.size() * sizeof(Box)) == 0))
         return &E;
     return nullptr;
   }
 
-  /// After the table's calls of a chunk: kept for replay when the table's generation moved by
-  /// this chunk's own changes alone (Now, read after them), so that the kept generation
-  /// describes a table that holds what the chunk asked for. Another thread's change in between
-  /// (another device's writes, say) may have taken some of it away: then nothing is kept.
+  /// The kept chunk of this loop whose boxes are those of [Lo, Hi) with S.Kept.Key.
+  const DeviceState::Replay *memoFor(uint64_t Lo, uint64_t Hi) const {
+    for (const DeviceState::Replay &E : S.Replays)
+      if (E.Info == &Info && E.Lo == Lo && E.Hi == Hi && !E.BoxKey.empty() &&
+          E.BoxKey == S.Kept.Key)
+        return &E;
+    return nullptr;
+  }
+
+  /// After the table's calls of a resident chunk: its boxes kept, and its replay when the
+  /// table's generation moved by this chunk's own changes alone (Now, read after them), so that
+  /// the kept generation describes a table that holds what the chunk asked for. Another
+  /// thread's change in between (another device's writes, say) may have taken some of it away:
+  /// then the chunk is not replayable.
   void keepReplay(const SubChunk &Sc, uint64_t Now) {
-    if (Subs.size() != 1 || trace::on() || Now != GenerationBefore + OwnChanges)
+    if (Subs.size() != 1 || trace::on())
       return;
     DeviceState::Replay *E = nullptr;
     for (DeviceState::Replay &X : S.Replays)
@@ -1268,8 +1289,13 @@ private:
     E->Info = &Info;
     E->Lo = Sc.Lo;
     E->Hi = Sc.Hi;
+    if (Keyed)
+      E->BoxKey = S.Kept.Key;
+    else
+      E->BoxKey.clear();
     E->Boxes = Sc.Boxes;
     E->Elem0 = Sc.Elem0;
+    E->Replayable = Now == GenerationBefore + OwnChanges;
     E->Generation = Now;
   }
 
@@ -1311,6 +1337,8 @@ private:
   /// generation before its calls with the changes they made themselves.
   bool Replayed = false;
   uint64_t GenerationBefore = 0, OwnChanges = 0;
+  /// Whether S.Kept.Key holds what this chunk's boxes depend on (split).
+  bool Keyed = false;
   CUresult LastCode = CUDA_SUCCESS;
   bool Lost = false;
   const bool Resident; // boxes live in the device data table (Data/Residency.h)

@@ -123,33 +123,7 @@ const Plan &SiteState::plan(const Decision &D, uint64_t Trip, uint64_t Align,
 }
 
 bool SiteState::boxKey(const LoopArgs &Args, std::vector<int64_t> &Key) const {
-  if (Args.Boxes != &programBoxes || !Args.BoxEnv) {
-    Key.clear();
-    return false;
-  }
-  const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Args.BoxEnv);
-  const BoxProgram &Prog = *B.Program;
-  // Sized once and written in place: this runs on every call of a loop kept wide, and a
-  // push_back per word cost more than the comparison it feeds (hundreds of words for a loop
-  // over twenty arrays).
-  Key.resize(1 + Prog.NumNest + Prog.NumSymbols + 8 * size_t(Prog.NumRegions));
-  int64_t *K = Key.data();
-  *K++ = static_cast<int64_t>(reinterpret_cast<uintptr_t>(B.Program));
-  for (unsigned I = 0; I < Prog.NumNest; ++I)
-    *K++ = static_cast<int64_t>(B.Trips[I]);
-  for (unsigned I = 0; I < Prog.NumSymbols; ++I)
-    *K++ = B.Symbols[I];
-  for (unsigned R = 0; R < Prog.NumRegions; ++R) {
-    const BoxFrame &F = B.Frames[R];
-    *K++ = static_cast<int64_t>(reinterpret_cast<uintptr_t>(F.Base));
-    *K++ = static_cast<int64_t>(F.ElemSize);
-    for (int D = 0; D < 3; ++D)
-      *K++ = F.Extent[D];
-    *K++ = F.Whole;
-    *K++ = F.WholeLo;
-    *K++ = F.WholeHi;
-  }
-  return true;
+  return programBoxesKey(Args, Key);
 }
 
 /// A region read whole whose extent neither the source nor the runtime knows: a gather read

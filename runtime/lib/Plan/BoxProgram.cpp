@@ -214,6 +214,36 @@ bool programIterationWork(const ProgramBoxes &B, uint64_t TripCount, size_t Samp
   return true;
 }
 
+bool programBoxesKey(const LoopArgs &Args, std::vector<int64_t> &Key) {
+  if (Args.Boxes != &programBoxes || !Args.BoxEnv) {
+    Key.clear();
+    return false;
+  }
+  const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Args.BoxEnv);
+  const BoxProgram &Prog = *B.Program;
+  // Sized once and written in place: this runs on every call of a loop kept wide, and a
+  // push_back per word cost more than the comparison it feeds (hundreds of words for a loop
+  // over twenty arrays).
+  Key.resize(1 + Prog.NumNest + Prog.NumSymbols + 8 * size_t(Prog.NumRegions));
+  int64_t *K = Key.data();
+  *K++ = static_cast<int64_t>(reinterpret_cast<uintptr_t>(B.Program));
+  for (unsigned I = 0; I < Prog.NumNest; ++I)
+    *K++ = static_cast<int64_t>(B.Trips[I]);
+  for (unsigned I = 0; I < Prog.NumSymbols; ++I)
+    *K++ = B.Symbols[I];
+  for (unsigned R = 0; R < Prog.NumRegions; ++R) {
+    const BoxFrame &F = B.Frames[R];
+    *K++ = static_cast<int64_t>(reinterpret_cast<uintptr_t>(F.Base));
+    *K++ = static_cast<int64_t>(F.ElemSize);
+    for (int D = 0; D < 3; ++D)
+      *K++ = F.Extent[D];
+    *K++ = F.Whole;
+    *K++ = F.WholeLo;
+    *K++ = F.WholeHi;
+  }
+  return true;
+}
+
 void programWriteBoxes(void *Env, uint64_t Lo, uint64_t Hi, Box *Out) {
   const ProgramBoxes &B = *static_cast<const ProgramBoxes *>(Env);
   evalBoxHulls(*B.Program, B.Trips, B.Symbols, Lo, Hi, Out, /*WritesOnly=*/true);

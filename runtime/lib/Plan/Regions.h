@@ -62,6 +62,11 @@ std::string checkWriteDisjoint(const LoopInfo &Info, const std::vector<Box> &Chu
 /// False when a written region's frame is its whole array (no box describes its accesses).
 bool programWriteAccessBoxes(const ProgramBoxes &B, uint64_t Lo, uint64_t Hi, Box *Out);
 
+/// Everything the boxes of Args depend on but the range (its box program, trips, symbols and
+/// frames), as words in Key: two calls with equal keys get equal boxes for equal ranges. False,
+/// with Key empty, when Args's boxes come from another function than programBoxes.
+bool programBoxesKey(const LoopArgs &Args, std::vector<int64_t> &Key);
+
 /// The work of Samples evenly spaced iterations of [0, TripCount) (iteration S * (TripCount -
 /// 1) / (Samples - 1)), estimated as the trips of the inner loops whose bounds the program
 /// holds: a triangular nest's inner loop runs from the outer variable to the end, and its
