@@ -171,7 +171,10 @@ struct DeviceState {
   ///   at the same device addresses (Elem0) and record writes that are recorded already; it
   ///   skips the table (copyIn's acquires, run's wrote) and launches at once.
   struct Replay {
+    /// The loop, by its descriptor and its kernel's hash: a module unloaded and another loaded
+    /// in its place may put another loop's descriptor at the same address.
     const LoopInfo *Info = nullptr;
+    uint64_t KernelHash = 0;
     uint64_t Lo = 0, Hi = 0;
     std::vector<int64_t> BoxKey; // empty: the boxes come from no box program
     std::vector<Box> Boxes;
@@ -1249,7 +1252,8 @@ private:
       return nullptr;
     const uint64_t Now = data::Table::get().generation();
     for (const DeviceState::Replay &E : S.Replays)
-      if (E.Info == &Info && E.Lo == Sc.Lo && E.Hi == Sc.Hi && E.Replayable &&
+      if (E.Info == &Info && E.KernelHash == Info.KernelHash && E.Lo == Sc.Lo &&
+          E.Hi == Sc.Hi && E.Replayable &&
           E.Generation == Now && E.Boxes.size() == Sc.Boxes.size() &&
           (E.Boxes.empty() ||
            std::memcmp(E.Boxes.data(), Sc.Boxes.data(), E.Boxes.size() * sizeof(Box)) == 0))
@@ -1260,8 +1264,8 @@ private:
   /// The kept chunk of this loop whose boxes are those of [Lo, Hi) with S.Kept.Key.
   const DeviceState::Replay *memoFor(uint64_t Lo, uint64_t Hi) const {
     for (const DeviceState::Replay &E : S.Replays)
-      if (E.Info == &Info && E.Lo == Lo && E.Hi == Hi && !E.BoxKey.empty() &&
-          E.BoxKey == S.Kept.Key)
+      if (E.Info == &Info && E.KernelHash == Info.KernelHash && E.Lo == Lo && E.Hi == Hi &&
+          !E.BoxKey.empty() && E.BoxKey == S.Kept.Key)
         return &E;
     return nullptr;
   }
@@ -1287,6 +1291,7 @@ private:
       }
     }
     E->Info = &Info;
+    E->KernelHash = Info.KernelHash;
     E->Lo = Sc.Lo;
     E->Hi = Sc.Hi;
     if (Keyed)
