@@ -19,16 +19,7 @@
 #include <string>
 #include <vector>
 
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                                              \
-  do {                                                                                           \
-    cudaError_t e_ = (call);                                                                     \
-    if (e_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
+#include "Common.cuh"
 
 __device__ std::uint64_t mix64(std::uint64_t z) {
   z += 0x9e3779b97f4a7c15ull;
@@ -56,13 +47,6 @@ __global__ void dotKernel(long n, const double *x, const double *y, double *part
   }
   if (threadIdx.x == 0)
     partial[blockIdx.x] = s[0];
-}
-
-__global__ void jacobiKernel(int m, const double *a, double *b) {
-  int j = blockIdx.x * blockDim.x + threadIdx.x + 1, i = blockIdx.y * blockDim.y + threadIdx.y + 1;
-  if (i < m - 1 && j < m - 1)
-    b[i * m + j] = 0.25 * (a[(i - 1) * m + j] + a[(i + 1) * m + j] + a[i * m + j - 1] +
-                           a[i * m + j + 1]);
 }
 
 __global__ void copyKernel(long n, const double *a, double *c) {

@@ -1,9 +1,9 @@
 // The GPU time of Clustrix's generated kernel for BenchIter's Jacobi sweep against the
-// hand-written kernel of HandWritten.cu, each launched back to back on one stream and timed with
-// CUDA events: what the device spends per sweep, with the host's cost per call out of the way
-// (the host issues launches far faster than they run). Run by scripts/gpu-check.sh, which finds
-// the generated kernel among `clustrix-rewrite --kernels-dir`'s files for BenchIter.cpp and
-// builds this file with
+// hand-written kernel of HandWritten.cu (Common.cuh's jacobiKernel), each launched back to
+// back on one stream and timed with CUDA events: what the device spends per sweep, with the
+// host's cost per call out of the way (the host issues launches far faster than they run).
+// Run by scripts/gpu-check.sh, which finds the generated kernel among `clustrix-rewrite
+// --kernels-dir`'s files for BenchIter.cpp and builds this file with
 //   nvcc -O2 -std=c++17 -arch=native -DCLUSTRIX_KERNEL_FILE='"<file>.cu"'
 //        -DCLUSTRIX_KERNEL_NAME=<kernel> bench/gpu/KernelTime.cu
 //
@@ -19,29 +19,13 @@
 #include <cstring>
 #include <vector>
 
-#include <cuda_runtime.h>
+#include "Common.cuh"
 
 // In a namespace of its own, as the rewritten sources hold their ahead-of-time kernels: the
 // kernel's text declares the standard integer types for itself.
 namespace clx_generated {
 #include CLUSTRIX_KERNEL_FILE
 } // namespace clx_generated
-
-#define CHECK(call)                                                                              \
-  do {                                                                                           \
-    cudaError_t e_ = (call);                                                                     \
-    if (e_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
-
-__global__ void handSweep(int m, const double *a, double *b) {
-  int j = blockIdx.x * blockDim.x + threadIdx.x + 1, i = blockIdx.y * blockDim.y + threadIdx.y + 1;
-  if (i < m - 1 && j < m - 1)
-    b[i * m + j] = 0.25 * (a[(i - 1) * m + j] + a[(i + 1) * m + j] + a[i * m + j - 1] +
-                           a[i * m + j + 1]);
-}
 
 int main(int argc, char **argv) {
   if (argc != 3) {
@@ -75,7 +59,7 @@ int main(int argc, char **argv) {
                                                        true, (unsigned long long)(m - 2), m);
   };
   auto hand = [&](double *to, double *from) {
-    handSweep<<<dim3((m + 31) / 32, (m + 7) / 8), dim3(32, 8)>>>(m, from, to);
+    jacobiKernel<<<dim3((m + 31) / 32, (m + 7) / 8), dim3(32, 8)>>>(m, from, to);
   };
   auto timeSweeps = [&](auto sweep, std::vector<double> &out) {
     reset();

@@ -309,18 +309,15 @@ std::optional<ExactAnswer> clustrix::testExactly(const std::vector<Polynomial> &
     for (const Polynomial &P : Conds ? *Conds : std::vector<Polynomial>())
       And(Names.text(P, I) + " >= 0");
   std::string Differ;
-  // A renamed level's U = S*k with k >= 0 has S's sign.
-  for (const TileRename &T : Tiles)
-    for (char I : {'a', 'b'}) {
-      std::string U = Names.loop(T.U, I), S = Names.symbol(T.S);
-      And("((" + S + " >= 1 and " + U + " >= 0) or (" + S + " <= -1 and " + U + " <= 0) or " + S +
-          " = 0)");
-    }
-  // And the two instances' U, both multiples of S, are equal or at least |S| apart, whichever
-  // other level differs (S = 0 puts both at 0): without it, two iterations that differ in an
-  // inner level could put the renamed level anywhere between two multiples.
+  // A renamed level's U = S*k with k >= 0 has S's sign; and the two instances' U, both
+  // multiples of S, are equal or at least |S| apart, whichever other level differs (S = 0 puts
+  // both at 0): without it, two iterations that differ in an inner level could put the renamed
+  // level anywhere between two multiples.
   for (const TileRename &T : Tiles) {
     std::string X = Names.loop(T.U, 'a'), Y = Names.loop(T.U, 'b'), S = Names.symbol(T.S);
+    for (const std::string &U : {X, Y})
+      And("((" + S + " >= 1 and " + U + " >= 0) or (" + S + " <= -1 and " + U + " <= 0) or " +
+          S + " = 0)");
     And("(" + X + " = " + Y + " or (" + S + " >= 1 and (" + X + " - " + Y + " >= " + S + " or " +
         Y + " - " + X + " >= " + S + ")) or (" + S + " <= -1 and (" + X + " - " + Y + " >= -" + S +
         " or " + Y + " - " + X + " >= -" + S + ")))");

@@ -191,7 +191,8 @@ uint64_t Table::deviceAddress(const PerDevice &P, uintptr_t Host) {
 }
 
 bool Table::mirrorFor(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, Mirror *&Out,
-                      uintptr_t &MirrorBegin, std::string &Err) {
+                      uintptr_t &MirrorBegin, bool &Made, std::string &Err) {
+  Made = false;
   auto It = P.Mirrors.upper_bound(B);
   if (It != P.Mirrors.begin()) {
     auto Prev = std::prev(It);
@@ -202,6 +203,7 @@ bool Table::mirrorFor(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, M
     }
   }
   // A new mirror over the range and every mirror it overlaps, their contents moved into it.
+  Made = true;
   uintptr_t NB = B, NE = E;
   std::vector<std::map<uintptr_t, Mirror>::iterator> Old;
   for (auto I = P.Mirrors.begin(); I != P.Mirrors.end(); ++I)
@@ -378,12 +380,11 @@ bool Table::acquire(DeviceMemory &D, const Box &B, unsigned Rank, bool Contents,
   __atomic_store_n(&ResidentHeld, uint64_t(1), __ATOMIC_RELAXED);
   Mirror *Mi = nullptr;
   uintptr_t MB = 0;
-  auto Existing = P.Mirrors.upper_bound(H.Begin);
-  bool InPlace = Existing != P.Mirrors.begin() && std::prev(Existing)->first <= H.Begin &&
-                 H.End <= std::prev(Existing)->second.HostEnd;
-  if (!InPlace)
+  bool Made = false;
+  bool Ok = mirrorFor(D, P, H.Begin, H.End, Mi, MB, Made, Err);
+  if (Made)
     Change(); // a mirror is made (and others may be moved into it)
-  if (!mirrorFor(D, P, H.Begin, H.End, Mi, MB, Err))
+  if (!Ok)
     return false;
   DevElem0 = Mi->Dev + (reinterpret_cast<uintptr_t>(B.Base) - MB);
   if (Name)

@@ -133,8 +133,9 @@ private:
     DeviceMemory *Owner;
   };
   PerDevice &of(DeviceMemory &D);
+  /// Made: set when no mirror held [B, E) and one was made (or tried).
   bool mirrorFor(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, Mirror *&Out,
-                 uintptr_t &MirrorBegin, std::string &Err);
+                 uintptr_t &MirrorBegin, bool &Made, std::string &Err);
   /// The device address of host address Host in P's mirror that covers it.
   static uint64_t deviceAddress(const PerDevice &P, uintptr_t Host);
   bool fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::string &Err);
