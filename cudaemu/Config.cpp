@@ -102,6 +102,7 @@ const char *faultName(FaultKind K) {
   case FaultKind::Oom: return "oom";
   case FaultKind::SkipCopyIn: return "skip-copy-in";
   case FaultKind::Register: return "register";
+  case FaultKind::Partial: return "partial";
   }
   return "?";
 }
@@ -138,13 +139,13 @@ bool parseFaults(const std::string &Text, std::vector<FaultRule> &Out, std::stri
     }
     bool Known = false;
     for (FaultKind K : {FaultKind::Lost, FaultKind::Launch, FaultKind::Oom, FaultKind::SkipCopyIn,
-                        FaultKind::Register})
+                        FaultKind::Register, FaultKind::Partial})
       if (Kind == faultName(K)) {
         R.Kind = K;
         Known = true;
       }
     if (!Known) {
-      Err = "'" + Kind + "' is not a fault (lost, launch, oom, skip-copy-in, register)";
+      Err = "'" + Kind + "' is not a fault (lost, launch, oom, skip-copy-in, register, partial)";
       return false;
     }
     Out.push_back(R);
@@ -186,6 +187,22 @@ bool readConfig(const std::function<const char *(const char *)> &Get, EmuConfig 
   for (unsigned I = 0; I < C.Gpus; ++I)
     if (C.Sms[I] == 0)
       C.Sms[I] = DefaultSms[I];
+  auto Access = [](const std::string &S, PageableAccess &V) {
+    if (S == "off")
+      V = PageableAccess::Off;
+    else if (S == "hmm")
+      V = PageableAccess::Hmm;
+    else if (S == "ats")
+      V = PageableAccess::Ats;
+    else
+      return false;
+    return true;
+  };
+  if (!perDevice<PageableAccess>("CLUSTRIX_EMU_PAGEABLE_ACCESS", Get("CLUSTRIX_EMU_PAGEABLE_ACCESS"),
+                                 C.Gpus, PageableAccess::Off, Access, C.Pageable, Err)) {
+    Err += " (off, hmm or ats)";
+    return false;
+  }
   if (const char *F = Get("CLUSTRIX_EMU_FAULT"); F && *F) {
     std::string E;
     if (!parseFaults(F, C.Faults, E)) {

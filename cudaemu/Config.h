@@ -6,6 +6,7 @@
 //   CLUSTRIX_EMU_GPU_SMS=N[,N]     multiprocessors per device (default: one per 256 MiB)
 //   CLUSTRIX_EMU_FAULT=RULE[,RULE] faults inside the devices (docs/cuda-emulator.md)
 //   CLUSTRIX_EMU_CXX=PATH          the compiler of the emulated NVRTC
+//   CLUSTRIX_EMU_PAGEABLE_ACCESS=A[,A] off, hmm or ats per device: kernels may use host memory
 //
 //===----------------------------------------------------------------------===//
 #ifndef CLUSTRIX_CUDAEMU_CONFIG_H
@@ -26,6 +27,15 @@ enum class FaultKind {
   Oom,        ///< oom@N: the Nth allocation reports out of memory.
   SkipCopyIn, ///< skip-copy-in@N: the Nth host-to-device copy reports success, copies nothing.
   Register,   ///< register@N: the Nth cuMemHostRegister fails (the range is registered already).
+  Partial,    ///< partial@N: the Nth launch runs its first half of blocks, then the device is lost.
+};
+
+/// Whether a device's kernels may use the host's pageable memory (cuda.h's
+/// CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS and ..._USES_HOST_PAGE_TABLES).
+enum class PageableAccess {
+  Off, ///< off: only device memory (a discrete GPU without HMM).
+  Hmm, ///< hmm: the driver migrates pages on faults (Linux HMM).
+  Ats, ///< ats: through the host's page tables (Grace Hopper's address translation).
 };
 
 /// One CLUSTRIX_EMU_FAULT rule: DEVICE:KIND[@N].
@@ -40,6 +50,7 @@ struct EmuConfig {
   unsigned Gpus = 1;
   std::vector<uint64_t> Memory; ///< Bytes, one per device.
   std::vector<int> Sms;         ///< Multiprocessors, one per device.
+  std::vector<PageableAccess> Pageable; ///< One per device.
   std::vector<FaultRule> Faults;
   std::string Cxx;              ///< Compiler for kernels; empty: the one built in.
   /// Microseconds an asynchronous copy (one from or to pinned host memory) waits on its

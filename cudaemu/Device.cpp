@@ -334,7 +334,8 @@ CUresult Emulator::init() {
     return InitResult = CUDA_ERROR_INVALID_VALUE;
   }
   for (unsigned I = 0; I < E->Config.Gpus; ++I) {
-    auto D = std::make_unique<Device>(static_cast<int>(I), E->Config.Memory[I], E->Config.Sms[I]);
+    auto D = std::make_unique<Device>(static_cast<int>(I), E->Config.Memory[I], E->Config.Sms[I],
+                                      E->Config.Pageable[I]);
     if (!D->Memory.reserve(E->Config.Memory[I], Err)) {
       report("cuda" + std::to_string(I) + ": " + Err);
       return InitResult = CUDA_ERROR_OUT_OF_MEMORY;

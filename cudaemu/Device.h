@@ -146,12 +146,15 @@ struct Module {
 /// One emulated GPU. Its address is also its primary context's handle.
 class Device {
 public:
-  Device(int Ordinal, uint64_t Memory, int Sms) : Ordinal(Ordinal), Sms(Sms), MemoryBytes(Memory) {}
+  Device(int Ordinal, uint64_t Memory, int Sms, PageableAccess Pageable)
+      : Ordinal(Ordinal), Sms(Sms), MemoryBytes(Memory), Pageable(Pageable) {}
   ~Device();
 
   const int Ordinal;
   const int Sms;
   const uint64_t MemoryBytes;
+  /// Whether kernels may be given host memory (CLUSTRIX_EMU_PAGEABLE_ACCESS).
+  const PageableAccess Pageable;
   DeviceMemory Memory;
   /// A sticky error (lost device, illegal address): every later call on the device returns it.
   std::atomic<int> Sticky{0};

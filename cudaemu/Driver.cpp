@@ -239,6 +239,12 @@ EMU_API CUresult cuDeviceGetAttribute(int *Value, int Attribute, CUdevice Dev) {
   case 36: *Value = 1593000; break;              // MEMORY_CLOCK_RATE (kHz)
   case 75: *Value = 9; break;                    // COMPUTE_CAPABILITY_MAJOR
   case 76: *Value = 0; break;                    // COMPUTE_CAPABILITY_MINOR
+  case 88:                                       // PAGEABLE_MEMORY_ACCESS
+    *Value = D->Pageable != PageableAccess::Off;
+    break;
+  case 100:                                      // ..._USES_HOST_PAGE_TABLES
+    *Value = D->Pageable == PageableAccess::Ats;
+    break;
   default: return CUDA_ERROR_INVALID_VALUE;
   }
   return CUDA_SUCCESS;
@@ -712,11 +718,13 @@ EMU_API CUresult cuLaunchKernel(CUfunction Fn, unsigned GridX, unsigned GridY, u
     std::memcpy(Base + Offsets[I], Params[I], K.sizes[I]);
     (*Pointers)[I] = Base + Offsets[I];
     // A pointer parameter must point into this device's memory: a host pointer or another
-    // device's is the bug real hardware reports as an illegal address.
+    // device's is the bug real hardware reports as an illegal address. A device with pageable
+    // memory access (HMM, ATS) may also be given the host's memory.
     if (K.is_pointer[I] && K.sizes[I] == sizeof(uintptr_t)) {
       uintptr_t P;
       std::memcpy(&P, Params[I], sizeof(P));
-      if (P && !D->Memory.owns(P)) {
+      bool HostOk = D->Pageable != PageableAccess::Off && !Emulator::get()->deviceOwning(P);
+      if (P && !D->Memory.owns(P) && !HostOk) {
         report(D->name() + ": " + F->Name + ": parameter " + std::to_string(I) + " (" + hex(P) +
                ") points into " + whereIs(P) + ", not into " + D->name() +
                "'s memory: the launch fails with CUDA_ERROR_ILLEGAL_ADDRESS");
@@ -729,14 +737,24 @@ EMU_API CUresult cuLaunchKernel(CUfunction Fn, unsigned GridX, unsigned GridY, u
   if (D->fault(FaultKind::Launch, N))
     return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
   bool Lose = D->fault(FaultKind::Lost, N);
+  bool Partial = D->fault(FaultKind::Partial, N);
   __clx_emu_dim3 Grid{GridX, GridY, GridZ}, Block{BlockX, BlockY, BlockZ};
   const __clx_emu_kernel *Entry = &K;
   SelfSlotFn Slot = F->Mod->Slot;
-  auto Run = [D, Entry, Slot, Storage, Pointers, Grid, Block, Lose] {
+  auto Run = [D, Entry, Slot, Storage, Pointers, Grid, Block, Lose, Partial] {
     if (D->Sticky.load())
       return;
     if (Lose) {
       D->lose(CUDA_ERROR_LAUNCH_FAILED); // the kernel never finishes; the context is gone
+      return;
+    }
+    if (Partial) {
+      // The first half of the blocks (at least one) write what they write, then the kernel
+      // faults: what they wrote stays wherever they wrote it.
+      uint64_t Blocks = uint64_t(Grid.x) * Grid.y * Grid.z;
+      BlockRunner::current().runGrid(*Entry, Slot, Pointers->data(), Grid, Block,
+                                     (Blocks + 1) / 2);
+      D->lose(CUDA_ERROR_LAUNCH_FAILED);
       return;
     }
     BlockRunner::current().runGrid(*Entry, Slot, Pointers->data(), Grid, Block);

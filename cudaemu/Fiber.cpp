@@ -154,7 +154,7 @@ void BlockRunner::barrier() {
 }
 
 void BlockRunner::runGrid(const __clx_emu_kernel &K, SelfSlotFn Slot, void *const *A,
-                          __clx_emu_dim3 Grid, __clx_emu_dim3 Block) {
+                          __clx_emu_dim3 Grid, __clx_emu_dim3 Block, uint64_t MaxBlocks) {
   BlockRunner *Outer = ThisRunner;
   ThisRunner = this;
   Kernel = &K;
@@ -163,9 +163,10 @@ void BlockRunner::runGrid(const __clx_emu_kernel &K, SelfSlotFn Slot, void *cons
   GridDim = Grid;
   BlockDim = Block;
   Fibers.resize(size_t(Block.x) * Block.y * Block.z);
+  uint64_t Ran = 0;
   for (unsigned Z = 0; Z < Grid.z; ++Z)
     for (unsigned Y = 0; Y < Grid.y; ++Y)
-      for (unsigned X = 0; X < Grid.x; ++X)
+      for (unsigned X = 0; X < Grid.x && Ran < MaxBlocks; ++X, ++Ran)
         runBlock({X, Y, Z});
   *Self = nullptr;
   ThisRunner = Outer;

@@ -9,6 +9,7 @@
 #ifndef CLUSTRIX_CUDAEMU_FIBER_H
 #define CLUSTRIX_CUDAEMU_FIBER_H
 
+#include <cstdint>
 #include "KernelAbi.h"
 
 #include <cstddef>
@@ -28,9 +29,10 @@ public:
   ~BlockRunner();
 
   /// Runs Kernel over a grid of Grid blocks of Block threads with the given parameters; returns
-  /// when every thread of every block has returned.
+  /// when every thread of every block has returned. Only the first MaxBlocks blocks run (a
+  /// kernel that faults part way, for the partial@N fault).
   void runGrid(const __clx_emu_kernel &Kernel, SelfSlotFn Slot, void *const *Args,
-               __clx_emu_dim3 Grid, __clx_emu_dim3 Block);
+               __clx_emu_dim3 Grid, __clx_emu_dim3 Block, uint64_t MaxBlocks = UINT64_MAX);
 
 private:
   struct Fiber;

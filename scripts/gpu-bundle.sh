@@ -86,6 +86,7 @@ gpu-forms|test/EndToEnd/Inputs/gpu-forms.cpp|-|
 element-methods|test/EndToEnd/Inputs/element-methods.cpp|-|
 thread-state|test/EndToEnd/Inputs/thread-state.cpp|-|
 residency|test/EndToEnd/Inputs/residency.cpp|64 6;512 50|
+pageable|test/EndToEnd/Inputs/pageable.cpp|all 64 4;all 1024 20|
 EOF
 CONSTRUCTS_EXACT=1 "$OUT/bin/constructs.serial" >"$OUT/expected/constructs.exact.out"
 

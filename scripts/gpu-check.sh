@@ -46,6 +46,15 @@ echo "== clustrix-devices"
 "$B/bin/clustrix-devices" | tee "$LOGS/devices.txt"
 grep -q "cuda0" "$LOGS/devices.txt" && ok "clustrix-devices lists cuda0" || bad "clustrix-devices lists no cuda0"
 "$B/bin/clustrix-devices" --probe >"$LOGS/probe.txt" 2>&1 || true
+# Whether cuda0 can use the host's pageable memory (HMM or ATS): then every program also runs
+# with pageable_access on, and the benchmarks measure it against the device data table.
+IN_PLACE=0
+if grep -q "^cuda0: kernels can use the host's pageable memory" "$LOGS/devices.txt"; then
+  IN_PLACE=1
+else
+  echo "cuda0 has no pageable memory access (CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS is 0):" \
+    "pageable_access is neither checked nor measured on this machine"
+fi
 
 wide=(CLUSTRIX_SERIAL_THRESHOLD=0 CLUSTRIX_MIN_ITERS_PER_DEVICE=1 CLUSTRIX_LOG=info)
 # run LABEL PROGRAM EXPECTED ARGS ENV...: output equal to the serial output (or, for the demo,
@@ -86,7 +95,12 @@ for args_file in "$B"/expected/*.args; do
     run_one "$name.$i.cyclic" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda,cpu:2 CLUSTRIX_SCHEDULE=cyclic CLUSTRIX_CHUNK_SIZE=97
     run_one "$name.$i.dynamic" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda,cpu:2 CLUSTRIX_SCHEDULE=dynamic CLUSTRIX_CHUNK_SIZE=61
     run_one "$name.$i.subchunks" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda CLUSTRIX_CUDA_MEMORY_LIMIT=48K CLUSTRIX_PINNED_STAGING_BYTES=16K
-    run_one "$name.$i.pageable" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda CLUSTRIX_PINNED_STAGING_BYTES=0
+    run_one "$name.$i.unstaged" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda CLUSTRIX_PINNED_STAGING_BYTES=0
+    if [ $IN_PLACE -eq 1 ]; then
+      run_one "$name.$i.in-place" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda CLUSTRIX_PAGEABLE_ACCESS=on
+      run_one "$name.$i.in-place-mixed" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda,cpu:3 CLUSTRIX_PAGEABLE_ACCESS=on
+      run_one "$name.$i.in-place-fault" "$p" "$exp" "$a" CLUSTRIX_DEVICES=cuda,cpu:2 CLUSTRIX_PAGEABLE_ACCESS=on CLUSTRIX_FAULT=cuda0:0
+    fi
   done
 done
 grep -h "sub-chunks" "$LOGS"/*.subchunks.log 2>/dev/null | head -3
@@ -214,6 +228,24 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
     fi
     echo "jacobi clustrix, residency off, 100 steps: $(env CLUSTRIX_DEVICES=cuda CLUSTRIX_RESIDENCY=off \
       "$B/bin/BenchIter" clustrix jacobi-steps 1024 100)"
+    # The same loops on the host's memory in place (pageable_access; the driver migrates pages):
+    # against the device data table, whole runs and per step in steady state.
+    if [ $IN_PLACE -eq 1 ]; then
+      for r in 1 2 3; do
+        clx=$(env CLUSTRIX_DEVICES=cuda CLUSTRIX_PAGEABLE_ACCESS=on "$B/bin/BenchIter" clustrix jacobi-steps 1024 1000)
+        echo "jacobi clustrix, pageable_access on: $clx"
+        [ "$(echo "$clx" | awk '{print $4}')" = "$(echo "$ser" | awk '{print $4}')" ] &&
+          ok "iterative jacobi in place equals serial" || bad "iterative jacobi in place differs from serial"
+      done
+      for r in 1 2 3; do
+        for st in 10 1010; do
+          echo "hw $st $("$hw" jacobi-steps 1024 $st)" >> "$LOGS/jacobi-in-place.txt"
+          echo "clx $st $(env CLUSTRIX_DEVICES=cuda CLUSTRIX_PAGEABLE_ACCESS=on "$B/bin/BenchIter" clustrix jacobi-steps 1024 $st)" >> "$LOGS/jacobi-in-place.txt"
+        done
+      done
+      echo "per step, pageable_access on:"
+      python3 bench/resident/steps.py "$LOGS/jacobi-in-place.txt" 10 1010
+    fi
     # Stream: the kernels alone (hand-written), the loops called from a timed host loop
     # (Clustrix, no scope), and the loops in one time-step loop (resident): 20 and 2,020 steps,
     # whose difference is 2,000 steps of 5 arrays of 2^28 bytes; every element checked.
@@ -233,6 +265,24 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
     done
     # Five arrays of 2^28 bytes a step (copy reads and writes two, triad three).
     python3 bench/resident/steps.py "$LOGS/stream-steps.txt" 20 2020 --bytes-per-step $((5 * 8 << 25))
+    if [ $IN_PLACE -eq 1 ]; then
+      for r in 1 2 3; do
+        for st in 20 2020; do
+          out=$(env CLUSTRIX_DEVICES=cuda CLUSTRIX_PAGEABLE_ACCESS=on "$B/bin/BenchIter" clustrix stream-steps $((1 << 25)) $st)
+          echo "clx $st $out" | tee -a "$LOGS/stream-in-place.txt"
+          echo "$out" | grep -q "elements_wrong 0$" && ok "stream in place, $st steps, every element right" ||
+            bad "stream in place, $st steps, wrong elements"
+        done
+      done
+      echo "stream, pageable_access on:"
+      python3 bench/resident/steps.py "$LOGS/stream-in-place.txt" 20 2020 --bytes-per-step $((5 * 8 << 25))
+      for r in 1 2 3; do
+        echo "saxpy 8000000, pageable_access on: $(env CLUSTRIX_DEVICES=cuda CLUSTRIX_PAGEABLE_ACCESS=on \
+          "$B/bin/BenchLoops" clustrix saxpy 8000000 7 2>&1 | tail -1)"
+        echo "saxpy 8000000, pageable_access off: $(env CLUSTRIX_DEVICES=cuda \
+          "$B/bin/BenchLoops" clustrix saxpy 8000000 7 2>&1 | tail -1)"
+      done
+    fi
     # The copies of a resident run (three ranges of 2^28 bytes in once, two back), timed from
     # the trace: a resident range's first copy goes from the user's (pageable) memory.
     for r in 1 2 3; do

@@ -54,6 +54,7 @@ struct RuntimeConfig {
   uint64_t PinnedStagingBytes = 64ull << 20; ///< pinned_staging_bytes per CUDA device.
   uint32_t PackThreads = 0;             ///< pack_threads: threads that fill and empty staging; 0 = up to 8.
   bool HostRegister = false;            ///< host_register: page-lock large ranges and copy them directly.
+  bool PageableAccess = false;          ///< pageable_access: kernels use the host's memory where a GPU can.
   uint64_t CudaMemoryLimit = 0;         ///< cuda_memory_limit: device bytes a chunk may use; 0 = free memory.
   uint64_t WorkerSpinMicroseconds = 200; ///< worker_spin_us: idle workers spin this long.
   bool Residency = true;                ///< residency: false copies back after every loop call.

@@ -31,6 +31,10 @@ struct DeviceInfo {
   int ClockKHz = 0;               ///< Core clock.
   int MemoryClockKHz = 0;
   int Threads = 0;                ///< Hardware threads, for the CPU.
+  /// CUDA: kernels may use the host's pageable memory (the driver migrates pages, Linux HMM).
+  bool PageableMemoryAccess = false;
+  /// CUDA: and they reach it through the host's page tables (address translation services).
+  bool HostPageTables = false;
 };
 
 /// Everything known about the devices of one host.

@@ -33,6 +33,9 @@ struct Lane {
   std::string Name;               ///< "cuda0", "cpu3": what logs and CLUSTRIX_FAULT use.
   double Weight = 1.0;            ///< Relative throughput, a CPU worker being 1.
   DeviceInfo Info;                ///< What discovery found out about the device.
+  /// An accelerator whose kernels use the host's memory in place (pageable_access on a GPU
+  /// with pageable memory access): loops that may re-run a chunk run there without copies.
+  bool HostMemory = false;
 };
 
 /// The lanes of a device setting, accelerators first, and what resolving it had to say.
@@ -96,8 +99,8 @@ public:
   /// no faster than the caller's own loop, and a loop no other backend can run falls back to
   /// these lanes.
   virtual bool isHost() const = 0;
-  /// Whether the backend keeps a residency scope's data on its devices (Data/Residency.h).
-  virtual bool keepsData() const { return false; }
+  /// Whether the lane keeps a residency scope's data on its device (Data/Residency.h).
+  virtual bool keepsData(const Lane &) const { return false; }
   /// Whether the setting may use this backend's devices, so that discovery must look for them.
   virtual bool requested(const DeviceSpec &Spec) const = 0;
   /// Adds this machine's devices of this kind to R, and what R should say about them.

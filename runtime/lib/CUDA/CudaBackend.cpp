@@ -856,9 +856,9 @@ class CudaLoop final : public PreparedLoop {
 public:
   CudaLoop(const DriverApi &Api, DeviceState &S, std::unique_lock<std::mutex> Lock,
            const LoopInfo &Info, const LoopArgs &Args, const DeviceInfo &Dev, CUfunction F,
-           bool Resident)
+           bool Resident, bool HostMemory)
       : Api(Api), S(S), Lock(std::move(Lock)), Info(Info), Args(Args), Dev(Dev), F(F),
-        Subs(S.Kept.Subs), Resident(Resident) {}
+        Subs(S.Kept.Subs), Resident(Resident), HostMemory(HostMemory && !Resident) {}
 
   ~CudaLoop() override {
     for (size_t I = 0; I < Subs.size(); ++I)
@@ -903,7 +903,19 @@ public:
       return Footprint(L, H, B.data());
     };
     Pieces.clear();
-    if (Footprint(Lo, Hi, Whole.data(), !Memo) <= Budget)
+    uint64_t Bytes = Footprint(Lo, Hi, Whole.data(), !Memo);
+    Direct = HostMemory && inPlace(Whole);
+    if (Direct) {
+      // Only the reduction cells live on the device.
+      Bytes = static_cast<uint64_t>(gridBlocks(Hi - Lo, Dev.Multiprocessors)) * 8 *
+              Args.NumReductions;
+      if (logEnabled(LogLevel::Debug))
+        logLine(LogLevel::Debug, loopLocation(Info) + ": cuda" + std::to_string(Dev.Index) +
+                                     " uses the host's memory in place for [" +
+                                     std::to_string(Lo) + ", " + std::to_string(Hi) +
+                                     ") (pageable_access)");
+    }
+    if (Direct || Bytes <= Budget)
       Pieces.push_back({Lo, Hi});
     else if (Resident) {
       // Resident data is addressed in whole mirrors: the chunk must fit at once.
@@ -958,6 +970,8 @@ public:
       if (NR)
         Args.Boxes(Args.BoxEnv, Sc.Lo, Sc.Hi, Sc.Boxes.data());
     }
+    if (Direct)
+      return true; // the kernel reads the host's memory; the driver brings the pages
     if (Resident) {
       // From the device data table: only what is not current here moves.
       data::Table &T = data::Table::get();
@@ -1029,6 +1043,10 @@ public:
           Words[I] = Sc.Elem0[KP.Index];
           break;
         }
+        if (Direct) {
+          Words[I] = reinterpret_cast<uintptr_t>(Sc.Boxes[KP.Index].Base);
+          break;
+        }
         const Box &B = Sc.Boxes[KP.Index];
         int64_t First, End;
         boxLinearHull(B, Info.Regions[KP.Index].Rank, First, End);
@@ -1050,7 +1068,8 @@ public:
           .add("block", BlockThreads)
           .add("lo", Sc.Lo)
           .add("hi", Sc.Hi)
-          .add("device", name());
+          .add("device", name())
+          .add("memory", Direct ? "host" : "device");
     }
     if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode,
                                 cuLaunchKernel(F, Sc.Grid, 1, 1, BlockThreads, 1, 1, 0,
@@ -1163,6 +1182,37 @@ private:
     if (!Ok && sticky(LastCode))
       Lost = true;
     return Ok;
+  }
+
+  /// Whether the chunk with boxes Whole may run on the host's memory in place. A kernel that
+  /// fails part way has then written some of its results where the program sees them, and the
+  /// chunk re-runs elsewhere over them: it must compute the same values again. So no region is
+  /// both read and written, and no write box overlaps another region's box (aliases).
+  bool inPlace(const std::vector<Box> &Whole) const {
+    const uint32_t NR = Info.NumRegions;
+    for (uint32_t R = 0; R < NR; ++R)
+      if ((Info.Regions[R].Access & AccessReadWrite) == AccessReadWrite)
+        return false;
+    auto Hull = [&](uint32_t R, uintptr_t &B, uintptr_t &E) {
+      int64_t First = 0, End = 0;
+      boxLinearHull(Whole[R], Info.Regions[R].Rank, First, End);
+      const auto Base = reinterpret_cast<intptr_t>(Whole[R].Base);
+      const auto Elem = static_cast<intptr_t>(Whole[R].ElemSize);
+      B = static_cast<uintptr_t>(Base + First * Elem);
+      E = static_cast<uintptr_t>(Base + End * Elem);
+      return B < E;
+    };
+    for (uint32_t W = 0; W < NR; ++W) {
+      uintptr_t WB, WE;
+      if (!(Info.Regions[W].Access & AccessWrite) || !Hull(W, WB, WE))
+        continue;
+      for (uint32_t R = 0; R < NR; ++R) {
+        uintptr_t RB, RE;
+        if (R != W && Hull(R, RB, RE) && RB < WE && WB < RE)
+          return false;
+      }
+    }
+    return true;
   }
 
   /// Copies one box from the host array to its device buffer, through staging when there is
@@ -1347,6 +1397,9 @@ private:
   CUresult LastCode = CUDA_SUCCESS;
   bool Lost = false;
   const bool Resident; // boxes live in the device data table (Data/Residency.h)
+  /// The lane uses the host's memory in place (Lane::HostMemory), and this chunk does (split).
+  const bool HostMemory;
+  bool Direct = false;
 };
 
 /// Number of GPUs NVML sees, which CUDA_VISIBLE_DEVICES does not filter; -1 when unknown.
@@ -1375,7 +1428,8 @@ class CudaBackend final : public Backend {
 public:
   const char *name() const override { return "cuda"; }
   bool isHost() const override { return false; }
-  bool keepsData() const override { return true; }
+  /// A GPU whose kernels use the host's memory directly (pageable_access) keeps nothing.
+  bool keepsData(const Lane &L) const override { return !L.HostMemory; }
   bool requested(const DeviceSpec &Spec) const override { return Spec.Auto || Spec.Cuda; }
 
   void discover(DeviceReport &R, bool QueryFreeMemory) const override {
@@ -1414,6 +1468,15 @@ public:
       Api.cuDeviceGetAttribute(&D.Multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Dev);
       Api.cuDeviceGetAttribute(&D.ClockKHz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, Dev);
       Api.cuDeviceGetAttribute(&D.MemoryClockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, Dev);
+      // Drivers older than the attributes answer CUDA_ERROR_INVALID_VALUE: no such access.
+      int Pageable = 0, HostTables = 0;
+      if (Api.cuDeviceGetAttribute(&Pageable, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, Dev) ==
+          CUDA_SUCCESS)
+        D.PageableMemoryAccess = Pageable != 0;
+      if (Api.cuDeviceGetAttribute(&HostTables,
+                                   CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES,
+                                   Dev) == CUDA_SUCCESS)
+        D.HostPageTables = D.PageableMemoryAccess && HostTables != 0;
       if (QueryFreeMemory) {
         CUcontext Ctx = nullptr;
         if (Api.cuDevicePrimaryCtxRetain(&Ctx, Dev) == CUDA_SUCCESS) {
@@ -1466,6 +1529,7 @@ public:
       L.Name = "cuda" + std::to_string(D.Index);
       L.Weight = cudaWeight(D);
       L.Info = D;
+      L.HostMemory = Spec.PageableAccess && D.PageableMemoryAccess;
       S.Lanes.push_back(L);
       Found.push_back(D.Index);
     }
@@ -1511,7 +1575,8 @@ public:
         !kernelFor(Api, S, Info, Dev, F, Err))
       return nullptr;
     ThreadContext = S.Ctx;
-    return std::make_unique<CudaLoop>(Api, S, std::move(Lock), Info, Args, Dev, F, Opts.Resident);
+    return std::make_unique<CudaLoop>(Api, S, std::move(Lock), Info, Args, Dev, F, Opts.Resident,
+                                      L.HostMemory);
   }
 
   bool lost(const Lane &L) const override { return deviceLost(L.Ordinal); }

@@ -12,7 +12,7 @@
 namespace clustrix {
 namespace rt {
 
-LaneSet buildLanes(const std::string &Devices, const DeviceReport &Report) {
+LaneSet buildLanes(const std::string &Devices, const DeviceReport &Report, bool PageableAccess) {
   LaneSet S;
   DeviceSpec Spec;
   std::string Err;
@@ -20,6 +20,7 @@ LaneSet buildLanes(const std::string &Devices, const DeviceReport &Report) {
     S.Warnings.push_back("devices: " + Err + "; using the automatic device set");
     Spec = DeviceSpec();
   }
+  Spec.PageableAccess = PageableAccess;
   for (const Backend *B : backends())
     B->addLanes(Spec, Report, S);
   return S;
@@ -42,24 +43,27 @@ static const DeviceReport &reportFor(const DeviceSpec &Spec) {
   return *R;
 }
 
-const LaneSet &lanesFor(const std::string &Devices) {
+const LaneSet &lanesFor(const std::string &Devices, bool PageableAccess) {
+  using Key = std::pair<std::string, bool>;
   static std::mutex M;
-  static auto *Cache = new std::map<std::string, std::unique_ptr<LaneSet>>();
+  static auto *Cache = new std::map<Key, std::unique_ptr<LaneSet>>();
   // The last one resolved, for the common case of one setting per process.
-  static std::atomic<const std::pair<const std::string, std::unique_ptr<LaneSet>> *> Last{nullptr};
-  if (auto *L = Last.load(std::memory_order_acquire); L && L->first == Devices)
+  static std::atomic<const std::pair<const Key, std::unique_ptr<LaneSet>> *> Last{nullptr};
+  if (auto *L = Last.load(std::memory_order_acquire);
+      L && L->first.second == PageableAccess && L->first.first == Devices)
     return *L->second;
   std::lock_guard<std::mutex> G(M);
-  auto It = Cache->find(Devices);
+  auto It = Cache->find(Key(Devices, PageableAccess));
   if (It == Cache->end()) {
     DeviceSpec Spec;
     std::string Err;
     if (!parseDeviceSpec(Devices, Spec, Err))
       Spec = DeviceSpec();
-    auto Set = std::make_unique<LaneSet>(buildLanes(Devices, reportFor(Spec)));
+    auto Set =
+        std::make_unique<LaneSet>(buildLanes(Devices, reportFor(Spec), PageableAccess));
     for (const std::string &W : Set->Warnings)
       logOnce("lanes:" + W, LogLevel::Warn, W);
-    It = Cache->emplace(Devices, std::move(Set)).first;
+    It = Cache->emplace(Key(Devices, PageableAccess), std::move(Set)).first;
   }
   Last.store(&*It, std::memory_order_release);
   return *It->second;

@@ -14,13 +14,15 @@
 namespace clustrix {
 namespace rt {
 
-/// Resolves a `devices` setting (see DeviceSet.h) against Report, the devices present.
-LaneSet buildLanes(const std::string &Devices, const DeviceReport &Report);
+/// Resolves a `devices` setting (see DeviceSet.h) against Report, the devices present, with the
+/// `pageable_access` setting.
+LaneSet buildLanes(const std::string &Devices, const DeviceReport &Report,
+                   bool PageableAccess = false);
 
-/// The lanes of a setting on this machine, resolved once per distinct setting; warnings are
-/// printed when a setting is first resolved. Only the backends the setting may use look for
-/// their devices.
-const LaneSet &lanesFor(const std::string &Devices);
+/// The lanes of a setting on this machine, resolved once per distinct pair of settings;
+/// warnings are printed when a setting is first resolved. Only the backends the setting may use
+/// look for their devices.
+const LaneSet &lanesFor(const std::string &Devices, bool PageableAccess);
 
 /// The host backends' default lanes: where a loop that no configured device can run goes.
 const LaneSet &hostLanes();

@@ -148,7 +148,7 @@ bool runsResident(const Lane *const *Lanes, size_t N) {
   if (N == 0 || !data::residentHere())
     return false;
   for (size_t L = 0; L < N; ++L)
-    if (!Lanes[L]->Owner->keepsData())
+    if (!Lanes[L]->Owner->keepsData(*Lanes[L]))
       return false;
   return true;
 }

@@ -36,7 +36,7 @@ void SiteState::refresh(const LoopInfo &Info, const LoopArgs &Args, const Runtim
       A = AdaptiveChoice();
     publish(C, 0, 0, FastNone, 0);
   }
-  const LaneSet &All = lanesFor(C.Devices);
+  const LaneSet &All = lanesFor(C.Devices, C.PageableAccess);
   PrevUsable.swap(Usable);
   Usable.clear();
   Usable.reserve(All.Lanes.size());

@@ -251,6 +251,8 @@ const KeySpec Keys[] = {
      }},
     {"host_register", "CLUSTRIX_HOST_REGISTER",
      [](RuntimeConfig &C, const std::string &V) { C.HostRegister = parseBool(V); }},
+    {"pageable_access", "CLUSTRIX_PAGEABLE_ACCESS",
+     [](RuntimeConfig &C, const std::string &V) { C.PageableAccess = parseBool(V); }},
     {"cuda_memory_limit", "CLUSTRIX_CUDA_MEMORY_LIMIT",
      [](RuntimeConfig &C, const std::string &V) {
        C.CudaMemoryLimit = parseUnsigned(V, 0, 1ull << 50, true);

@@ -67,6 +67,11 @@ std::string formatDeviceTable(const DeviceReport &R) {
   else
     OS << "CUDA: not available" << (R.CudaStatus.empty() ? "" : " (" + R.CudaStatus + ")")
        << "\n";
+  for (const DeviceInfo &D : R.Devices)
+    if (D.Kind == DeviceKind::CUDA && D.PageableMemoryAccess)
+      OS << deviceName(D) << ": kernels can use the host's pageable memory in place ("
+         << (D.HostPageTables ? "through the host's page tables" : "the driver migrates pages")
+         << "); the pageable_access setting turns it on\n";
   for (const std::string &N : R.Notes)
     OS << "note: " << N << "\n";
   return OS.str();
@@ -99,6 +104,8 @@ nlohmann::ordered_json deviceJson(const DeviceReport &R) {
       O["multiprocessors"] = D.Multiprocessors;
       O["clock_khz"] = D.ClockKHz;
       O["memory_clock_khz"] = D.MemoryClockKHz;
+      O["pageable_memory_access"] = D.PageableMemoryAccess;
+      O["host_page_tables"] = D.HostPageTables;
     } else {
       O["threads"] = D.Threads;
     }

@@ -20,6 +20,9 @@ struct DeviceSpec {
   unsigned CpuWorkers = 0;        ///< 0: one worker per hardware thread.
   bool Cuda = false;
   std::vector<int> CudaOrdinals;  ///< Empty: every visible CUDA device.
+  /// Not part of the text: the pageable_access setting, which decides whether a GPU with
+  /// pageable memory access uses the host's memory in place (Lane::HostMemory).
+  bool PageableAccess = false;
 };
 
 /// Parses Text into Out; on failure returns false with a message in Error. Empty text and `auto`

@@ -78,11 +78,29 @@ TEST(CudaEmuConfigTest, CopyLatencyIsMicroseconds) {
   EXPECT_FALSE(readFrom({{"CLUSTRIX_EMU_COPY_LATENCY", "1000001"}}, C, Err));
 }
 
+TEST(CudaEmuConfigTest, PageableAccessPerDevice) {
+  EmuConfig C;
+  std::string Err;
+  ASSERT_TRUE(readFrom({{"CLUSTRIX_EMU_GPUS", "3"}}, C, Err)) << Err;
+  EXPECT_EQ(C.Pageable, std::vector<PageableAccess>(3, PageableAccess::Off));
+  ASSERT_TRUE(readFrom({{"CLUSTRIX_EMU_GPUS", "3"}, {"CLUSTRIX_EMU_PAGEABLE_ACCESS", "ats, hmm"}}, C,
+                       Err))
+      << Err;
+  EXPECT_EQ(C.Pageable, (std::vector<PageableAccess>{PageableAccess::Ats, PageableAccess::Hmm,
+                                                     PageableAccess::Hmm}));
+  EXPECT_FALSE(readFrom({{"CLUSTRIX_EMU_PAGEABLE_ACCESS", "yes"}}, C, Err));
+  EXPECT_EQ(Err, "CLUSTRIX_EMU_PAGEABLE_ACCESS: 'yes' is not a valid value (off, hmm or ats)");
+  EXPECT_FALSE(readFrom({{"CLUSTRIX_EMU_PAGEABLE_ACCESS", "off,off"}}, C, Err));
+  EXPECT_EQ(Err, "CLUSTRIX_EMU_PAGEABLE_ACCESS: 2 values for 1 device(s) (off, hmm or ats)");
+}
+
 TEST(CudaEmuConfigTest, FaultRules) {
   std::vector<FaultRule> R;
   std::string Err;
-  ASSERT_TRUE(parseFaults("1:lost@2,*:oom,0:skip-copy-in@3,7:launch,2:register@4", R, Err)) << Err;
-  ASSERT_EQ(R.size(), 5u);
+  ASSERT_TRUE(parseFaults("1:lost@2,*:oom,0:skip-copy-in@3,7:launch,2:register@4,3:partial@2", R,
+                          Err))
+      << Err;
+  ASSERT_EQ(R.size(), 6u);
   EXPECT_EQ(R[0].Device, 1);
   EXPECT_EQ(R[0].Kind, FaultKind::Lost);
   EXPECT_EQ(R[0].Nth, 2u);
@@ -93,11 +111,13 @@ TEST(CudaEmuConfigTest, FaultRules) {
   EXPECT_EQ(R[3].Kind, FaultKind::Launch);
   EXPECT_EQ(R[4].Kind, FaultKind::Register);
   EXPECT_EQ(R[4].Nth, 4u);
+  EXPECT_EQ(R[5].Kind, FaultKind::Partial);
+  EXPECT_EQ(R[5].Device, 3);
   EXPECT_FALSE(parseFaults("lost", R, Err));
   EXPECT_NE(Err.find("not DEVICE:KIND[@N]"), std::string::npos);
   EXPECT_FALSE(parseFaults("cuda0:lost", R, Err));
   EXPECT_FALSE(parseFaults("0:melt", R, Err));
-  EXPECT_NE(Err.find("'melt' is not a fault (lost, launch, oom, skip-copy-in, register)"),
+  EXPECT_NE(Err.find("'melt' is not a fault (lost, launch, oom, skip-copy-in, register, partial)"),
             std::string::npos);
   EXPECT_FALSE(parseFaults("0:lost@0", R, Err));
   EmuConfig C;

@@ -29,6 +29,8 @@ const bool Configured = [] {
   ::setenv("CLUSTRIX_EMU_GPU_MEMORY", "256M,256M,256M,8M,64M,64M", 1);
   ::unsetenv("CLUSTRIX_EMU_GPU_SMS");
   ::unsetenv("CLUSTRIX_EMU_FAULT");
+  // Device 5 can use the host's pageable memory (HMM); the others cannot.
+  ::setenv("CLUSTRIX_EMU_PAGEABLE_ACCESS", "off,off,off,off,off,hmm", 1);
   // Copies of page-locked memory wait this long on their stream (no other test locks memory).
   ::setenv("CLUSTRIX_EMU_COPY_LATENCY", "20000", 1);
   return true;
@@ -385,12 +387,38 @@ TEST(CudaEmuTest, LaunchesRejectHostPointers) {
   EXPECT_EQ(A.cuMemAlloc(&X, 16), 700); // the context is unusable from then on, as on a GPU
 }
 
+TEST(CudaEmuTest, PageableAccessIsPerDevice) {
+  use(0);
+  const DriverApi &A = api();
+  int Pageable = -1, HostTables = -1;
+  ASSERT_EQ(A.cuDeviceGetAttribute(&Pageable, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, 0),
+            CUDA_SUCCESS);
+  EXPECT_EQ(Pageable, 0);
+  ASSERT_EQ(A.cuDeviceGetAttribute(&Pageable, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, 5),
+            CUDA_SUCCESS);
+  EXPECT_EQ(Pageable, 1);
+  ASSERT_EQ(A.cuDeviceGetAttribute(
+                &HostTables, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES, 5),
+            CUDA_SUCCESS);
+  EXPECT_EQ(HostTables, 0);
+  // Device 5 takes the host's memory, and its kernel writes there.
+  use(5);
+  CUfunction F = function("neighbour");
+  std::vector<int> Host(512, -1);
+  int *P = Host.data();
+  void *Params[] = {&P};
+  ASSERT_EQ(A.cuLaunchKernel(F, 2, 1, 1, 256, 1, 1, 0, nullptr, Params, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(Host[0], 1);
+  EXPECT_EQ(Host[255], 0);
+  EXPECT_EQ(Host[256], 1001);
+}
+
 TEST(CudaEmuTest, LaunchesRejectAnotherDevicesPointers) {
   use(0);
   const DriverApi &A = api();
   CUdeviceptr Other;
   ASSERT_EQ(A.cuMemAlloc(&Other, 1024), CUDA_SUCCESS);
-  use(5);
+  use(5); // which can use the host's memory, never another device's
   CUfunction F = function("neighbour");
   void *Params[] = {&Other};
   EXPECT_EQ(A.cuLaunchKernel(F, 1, 1, 1, 256, 1, 1, 0, nullptr, Params, nullptr), 700);

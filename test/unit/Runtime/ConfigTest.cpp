@@ -50,6 +50,7 @@ TEST(ConfigTest, EveryKeyParses) {
                                 "pinned_staging_bytes: 32M\n"
                                 "pack_threads: 3\n"
                                 "host_register: on\n"
+                                "pageable_access: yes\n"
                                 "worker_spin_us: 0\n"
                                 "cuda_memory_limit: 1M\n"
                                 "trace: /tmp/t.json\n"
@@ -68,6 +69,7 @@ TEST(ConfigTest, EveryKeyParses) {
   EXPECT_EQ(C.PinnedStagingBytes, 32u << 20);
   EXPECT_EQ(C.PackThreads, 3u);
   EXPECT_TRUE(C.HostRegister);
+  EXPECT_TRUE(C.PageableAccess);
   EXPECT_EQ(C.WorkerSpinMicroseconds, 0u);
   EXPECT_EQ(C.CudaMemoryLimit, 1u << 20);
   EXPECT_EQ(C.Trace, "/tmp/t.json");
@@ -86,6 +88,7 @@ TEST(ConfigTest, EmptyFileMeansDefaults) {
   EXPECT_EQ(C.PinnedStagingBytes, 64u << 20);
   EXPECT_EQ(C.PackThreads, 0u);
   EXPECT_FALSE(C.HostRegister);
+  EXPECT_FALSE(C.PageableAccess);
 }
 
 TEST(ConfigTest, PackThreadsRange) {

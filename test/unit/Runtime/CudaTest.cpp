@@ -44,6 +44,8 @@ SAME_OFFSET(Depth);
 static_assert(int(clustrix::rt::cuda::CU_MEMORYTYPE_HOST) == int(::CU_MEMORYTYPE_HOST), "memory type");
 static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) == int(::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT), "attr");
 static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR) == int(::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR), "attr");
+static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS) == int(::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS), "attr");
+static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES) == int(::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES), "attr");
 static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_CLOCK_RATE) == int(::CU_DEVICE_ATTRIBUTE_CLOCK_RATE), "attr");
 static_assert(int(clustrix::rt::cuda::CUDA_ERROR_LAUNCH_FAILED) == int(::CUDA_ERROR_LAUNCH_FAILED), "error code");
 #endif

@@ -197,4 +197,22 @@ TEST(DevicesTest, LanesFollowTheSetting) {
   EXPECT_NE(S.Warnings[0].find("no CUDA device is usable (no CUDA driver)"), std::string::npos);
 }
 
+// pageable_access: a GPU uses the host's memory in place only when the setting asks and the
+// device can; such a lane keeps no data for residency, the others do.
+TEST(DevicesTest, PageableAccessMarksTheLanesThatCan) {
+  DeviceReport R = twoGpus();
+  R.Devices[1].PageableMemoryAccess = true;
+  LaneSet Off = buildLanes("cuda,cpu:1", R);
+  LaneSet On = buildLanes("cuda,cpu:1", R, /*PageableAccess=*/true);
+  ASSERT_EQ(On.Lanes.size(), 3u);
+  EXPECT_FALSE(Off.Lanes[0].HostMemory || Off.Lanes[1].HostMemory || Off.Lanes[2].HostMemory);
+  EXPECT_FALSE(On.Lanes[0].HostMemory);
+  EXPECT_TRUE(On.Lanes[1].HostMemory);
+  EXPECT_FALSE(On.Lanes[2].HostMemory); // a CPU worker runs in place anyway
+  EXPECT_TRUE(On.Lanes[0].Owner->keepsData(On.Lanes[0]));
+  EXPECT_FALSE(On.Lanes[1].Owner->keepsData(On.Lanes[1]));
+  EXPECT_TRUE(Off.Lanes[1].Owner->keepsData(Off.Lanes[1]));
+  EXPECT_FALSE(On.Lanes[2].Owner->keepsData(On.Lanes[2]));
+}
+
 } // namespace
