@@ -53,6 +53,8 @@ class Config:
         self.keep = args.keep
         self.devices = args.devices
         self.emulated_gpus = args.emulated_gpus
+        if self.emulated_gpus:
+            os.environ['DIFFTEST_GPU_FORMS'] = '1'  # gen.py: nothing takes a batch off the GPU
         self.openmp = args.openmp
         self.reduce = not args.no_reduce
         # Checks the generator: the serial build traps on undefined behaviour or a bad access.
@@ -152,14 +154,14 @@ def spell_as_openmp(path):
 
 
 def serial_cmd(cfg, src, exe):
-    return [cfg.cxx, '-std=c++17', cfg.opt, '-Wno-unknown-attributes'] + cfg.sanitize + \
-        [src, '-o', exe]
+    return [cfg.cxx, '-std=c++17'] + cfg.opt.split() + ['-Wno-unknown-attributes'] + \
+        cfg.sanitize + [src, '-o', exe]
 
 
 def clustrix_cmd(cfg, src, exe, report):
     door = ['--clustrix-openmp=on'] if cfg.openmp else []
-    return [cfg.clustrix, cfg.opt, '--clustrix-remarks=off', '--clustrix-report=' + report] + \
-        door + [src, '-o', exe]
+    return [cfg.clustrix] + cfg.opt.split() + ['--clustrix-remarks=off',
+                                              '--clustrix-report=' + report] + door + [src, '-o', exe]
 
 
 def compile_status(st, err):
@@ -240,7 +242,18 @@ class BatchResult:
         self.shapes = collections.Counter()        # (shape, decision)
         self.wide = collections.Counter()          # device count -> executions that went wide
         self.serial = collections.Counter()        # device count -> executions kept serial
+        self.gpu = collections.Counter()           # device count -> wide runs with a GPU lane
         self.generator_errors = []
+
+
+# A wide run whose devices include a GPU: "parallel on 3 devices (cuda0, cuda1, cpu0)".
+GPU_RUN = re.compile(r': parallel on \d+ devices \([^)]*cuda')
+
+
+def count_runs(res, n, log):
+    res.wide[n] += log.count(': parallel on ')
+    res.gpu[n] += len(GPU_RUN.findall(log))
+    res.serial[n] += len(re.findall(r'^clustrix: \S+: serial', log, re.M))
 
 
 def device_env(cfg, n):
@@ -327,8 +340,7 @@ def test_batch(cfg, work, first, count):
     failed = {}
     for n in DEVICE_COUNTS:
         st, text, log = run_program(cfg, clx, n)
-        res.wide[n] += log.count(': parallel on ')
-        res.serial[n] += len(re.findall(r'^clustrix: \S+: serial', log, re.M))
+        count_runs(res, n, log)
         got = split_output(text)
         crashed = st != 0
         for p in programs:
@@ -340,8 +352,7 @@ def test_batch(cfg, work, first, count):
                 if same_lines(expected[k], got.get(k, [])):
                     continue
                 st1, text1, log1 = run_program(cfg, clx, n, only=k)
-                res.wide[n] += log1.count(': parallel on ')
-                res.serial[n] += len(re.findall(r'^clustrix: \S+: serial', log1, re.M))
+                count_runs(res, n, log1)
                 if st1 != 0:
                     failed[k] = Failure('crash', k, 'exited with %s on %s\n%s'
                                         % (st1, cfg.label(n), log1[-2000:]), n)
@@ -535,7 +546,8 @@ def main():
     ap.add_argument('--keep-work', action='store_true', help='keep every batch\'s files')
     ap.add_argument('--clustrix-cxx', required=True, help='the clustrix++ wrapper')
     ap.add_argument('--cxx', default='clang++-19', help='the serial compiler')
-    ap.add_argument('--opt', default='-O1')
+    ap.add_argument('--opt', default='-O1',
+                    help='flags of both builds, split at spaces (default -O1)')
     ap.add_argument('--devices', default='cpu:{n}',
                     help='CLUSTRIX_DEVICES for the runs, {n} the count (default cpu:{n})')
     ap.add_argument('--openmp', action='store_true',
@@ -577,6 +589,7 @@ def main():
             total.shapes.update(r.shapes)
             total.wide.update(r.wide)
             total.serial.update(r.serial)
+            total.gpu.update(r.gpu)
             total.generator_errors += r.generator_errors
             if not args.quiet:
                 print('batch %d: %d programs, %d failures (%.0f s)' % (
@@ -600,6 +613,9 @@ def main():
     print('loop runs that went wide: ' + ', '.join(
         '%s %d of %d' % (cfg.label(n), total.wide[n], total.wide[n] + total.serial[n])
         for n in DEVICE_COUNTS))
+    if cfg.emulated_gpus:
+        print('wide runs with a GPU among their devices: ' + ', '.join(
+            '%s %d of %d' % (cfg.label(n), total.gpu[n], total.wide[n]) for n in DEVICE_COUNTS))
     if total.failures:
         by_shape = collections.Counter(
             (f.kind, f.loop['shape'] if f.loop else '?') for f in total.failures)
