@@ -79,9 +79,13 @@ public:
   bool fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
                 std::string &Err) override;
   bool lost() const override;
+  bool settleHostReads(std::string &Err) override;
 
 private:
   bool current(std::string &Err);
+  /// After a copy from the program's memory was queued on stream 0: until the stream is
+  /// synchronized, the copy may not have read it yet (memory the program page-locked).
+  void readsHost();
   /// After a copy to the host was queued (Queued) or failed with Code: waits for it, so that
   /// it is complete when toHost returns, and marks the device lost on a sticky error.
   bool completeToHost(bool Queued, CUresult Code, std::string &Err);
@@ -133,6 +137,9 @@ struct DeviceState {
   /// Per ahead-of-time kernel, whether its rounding probe matched the host.
   std::map<std::pair<std::string, uint64_t>, bool> Probes;
   std::atomic<bool> Lost{false};
+  /// Whether stream 0 holds a copy from the program's memory queued since its last
+  /// synchronization (CudaMemory::readsHost).
+  std::atomic<bool> HostReadsPending{false};
   /// Device buffers kept between chunks (by size), so that a loop called again reuses them
   /// instead of paying cuMemAlloc/cuMemFree each time; at most MaxCachedBytes.
   std::multimap<size_t, CUdeviceptr> FreeBuffers;
@@ -380,7 +387,25 @@ bool CudaMemory::sync0(CUresult &Code, std::string &Err) {
   std::optional<trace::Span> Sp;
   if (trace::on())
     syncSpan(Sp, Ordinal, "cuStreamSynchronize");
-  return CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
+  // Cleared before the wait: a copy queued while it runs sets it again.
+  bool Pending = S.HostReadsPending.exchange(false, std::memory_order_acq_rel);
+  bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
+  if (!Ok && Pending && !sticky(Code))
+    S.HostReadsPending.store(true, std::memory_order_release);
+  return Ok;
+}
+
+void CudaMemory::readsHost() { S.HostReadsPending.store(true, std::memory_order_release); }
+
+bool CudaMemory::settleHostReads(std::string &Err) {
+  if (!S.HostReadsPending.load(std::memory_order_acquire) || S.Lost)
+    return true; // a lost device's queued copies never run
+  if (!current(Err))
+    return S.Lost.load();
+  CUresult Code = CUDA_SUCCESS;
+  // A sticky error: the context is gone, and its queued copies with it. The table's next call
+  // on the device meets the same error and says what it was.
+  return sync0(Code, Err) || sticky(Code);
 }
 
 bool CudaMemory::copyStaging() {
@@ -500,6 +525,8 @@ bool CudaMemory::toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::stri
   }
   CUresult Code = CUDA_SUCCESS;
   bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyHtoDAsync(Dst, Src, Bytes, S.Streams[0]));
+  if (Ok)
+    readsHost();
   if (!Ok && sticky(Code))
     S.Lost = true;
   return Ok;
@@ -587,6 +614,8 @@ bool CudaMemory::toDevice2D(uint64_t Dst, const void *Src, size_t Width, size_t 
   Memcpy3D M = stridedCopy(true, Dst, Src, Width, Rows, Pitch);
   CUresult Code = CUDA_SUCCESS;
   bool Ok = current(Err) && CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpy3DAsync(&M, S.Streams[0]));
+  if (Ok)
+    readsHost();
   if (!Ok && sticky(Code))
     S.Lost = true;
   return Ok;

@@ -476,9 +476,22 @@ void Table::wrote(DeviceMemory &D, const Box &B, unsigned Rank, const char *Name
   }
 }
 
+bool Table::settleHostReads(std::string &Err) {
+  for (auto &[D, P] : Devices)
+    if (!D->settleHostReads(Err)) {
+      Err = "could not wait for " + D->name() + "'s copies from the host's memory: " + Err;
+      return false;
+    }
+  return true;
+}
+
 bool Table::syncToHost(uintptr_t B, uintptr_t E, std::string &Err, bool Drop) {
   std::lock_guard<std::mutex> G(M);
   Generation.fetch_add(1, std::memory_order_acq_rel);
+  // The host writes [B, E) next (Drop), or copies come back into it: no device may still be
+  // about to read the host's bytes there.
+  if (!settleHostReads(Err))
+    return false;
   auto It = StaleMap.upper_bound(B);
   if (It != StaleMap.begin())
     --It;
@@ -523,6 +536,10 @@ std::string Table::namesIn(uintptr_t B, uintptr_t E) const {
 bool Table::releaseAll(std::string &Err, Traffic &Moved) {
   std::lock_guard<std::mutex> G(M);
   Generation.fetch_add(1, std::memory_order_acq_rel);
+  // Copies come back next, and the host may write anything after: the devices' queued copies
+  // from the host's memory must have read it.
+  if (!settleHostReads(Err))
+    return false;
   std::string Lost;
   // Each device's stale ranges in address order: the rows of one width, equally spaced, that
   // one mirror holds come back in one strided copy (a grid's rows without their edge columns,

@@ -63,6 +63,11 @@ public:
                         std::string &Err) = 0;
   /// Whether the device can no longer give back what it holds.
   virtual bool lost() const = 0;
+  /// Waits until every copy from host memory that the device has queued has read it: the
+  /// host is about to change that memory. A copy from memory the program page-locked reads it
+  /// when the device reaches it, not when it is queued. False, with Err, when the wait failed
+  /// on a device that can still run (a lost device's queued copies never run).
+  virtual bool settleHostReads(std::string &) { return true; }
 };
 
 /// Half-open intervals of addresses, merged when they touch.
@@ -133,6 +138,8 @@ private:
     DeviceMemory *Owner;
   };
   PerDevice &of(DeviceMemory &D);
+  /// DeviceMemory::settleHostReads of every device (M held).
+  bool settleHostReads(std::string &Err);
   /// Made: set when no mirror held [B, E) and one was made (or tried).
   bool mirrorFor(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, Mirror *&Out,
                  uintptr_t &MirrorBegin, bool &Made, std::string &Err);
