@@ -292,7 +292,7 @@ namespace {
 /// CLUSTRIX_EMU_STATS: at exit, one line per device with its launches and the bytes it moved,
 /// so that tests can assert on data movement, not only on results.
 /// The names of Device::DriverCalls, in order (Driver.cpp's DriverCall).
-const char *const DriverCallNames[] = {"cuDeviceGet", "cuDeviceGetName", "cuDeviceTotalMem", "cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease", "cuCtxSetCurrent", "cuMemGetInfo", "cuMemAlloc", "cuMemFree", "cuMemAllocHost", "cuMemFreeHost", "cuMemHostRegister", "cuMemHostUnregister", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyPeerAsync", "cuMemcpy3DAsync", "cuStreamCreate", "cuStreamDestroy", "cuStreamSynchronize", "cuModuleLoadData", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel"};
+const char *const DriverCallNames[] = {"cuDeviceGet", "cuDeviceGetName", "cuDeviceTotalMem", "cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease", "cuCtxSetCurrent", "cuMemGetInfo", "cuMemAlloc", "cuMemFree", "cuMemAllocHost", "cuMemFreeHost", "cuMemHostRegister", "cuMemHostUnregister", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyPeerAsync", "cuMemcpy3DAsync", "cuStreamCreate", "cuStreamDestroy", "cuStreamSynchronize", "cuModuleLoadData", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel", "cuPointerGetAttribute"};
 static_assert(sizeof(DriverCallNames) / sizeof(DriverCallNames[0]) == Device::NumDriverCalls,
               "one name per counted entry point");
 

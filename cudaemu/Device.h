@@ -165,7 +165,7 @@ public:
   std::atomic<uint64_t> BytesToDevice{0}, BytesToHost{0}, BytesPeerIn{0}, BytesWithin{0};
   /// Driver entry points called on this device (Device.cpp's DriverCallNames, in order), for
   /// CLUSTRIX_EMU_STATS: what the runtime asks of the driver, per loop call, in tests.
-  static constexpr unsigned NumDriverCalls = 25;
+  static constexpr unsigned NumDriverCalls = 26;
   std::atomic<uint64_t> DriverCalls[NumDriverCalls] = {};
 
   std::string name() const { return "cuda" + std::to_string(Ordinal); }

@@ -59,6 +59,7 @@ enum class DriverCall : unsigned {
   ModuleUnload,
   ModuleGetFunction,
   LaunchKernel,
+  PointerGetAttribute,
 };
 
 /// Counts a call of entry point C on device D (none: a call on no device is not counted).
@@ -380,6 +381,26 @@ EMU_API CUresult cuMemHostUnregister(void *Ptr) {
   if (!E)
     return CUDA_ERROR_NOT_INITIALIZED;
   return E->unregisterHost(Ptr) ? CUDA_SUCCESS : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+}
+
+EMU_API CUresult cuPointerGetAttribute(void *Data, int Attribute, CUdeviceptr Ptr) {
+  count(DriverCall::PointerGetAttribute, CurrentContext);
+  Emulator *E = Emulator::get();
+  if (!E)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  if (!Data)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Attribute != 2) // CU_POINTER_ATTRIBUTE_MEMORY_TYPE, the only one emulated
+    return CUDA_ERROR_NOT_SUPPORTED;
+  unsigned Type;
+  if (E->deviceOwning(static_cast<uintptr_t>(Ptr)))
+    Type = 2; // CU_MEMORYTYPE_DEVICE
+  else if (E->isPinned(reinterpret_cast<const void *>(static_cast<uintptr_t>(Ptr)), 1))
+    Type = 1; // CU_MEMORYTYPE_HOST: page-locked by cuMemAllocHost or cuMemHostRegister
+  else
+    return CUDA_ERROR_INVALID_VALUE; // memory the driver does not know: pageable
+  std::memcpy(Data, &Type, sizeof(Type));
+  return CUDA_SUCCESS;
 }
 
 EMU_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr Dst, const void *Src, size_t Bytes, CUstream S) {

@@ -298,6 +298,13 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
         bad "resident stream, pages locked for copies, wrong elements"
       echo "host_register on:"
       python3 bench/resident/copies.py "$LOGS/stream-trace-registered.$r.json"
+      # Arrays the program page-locked itself (cudaHostRegister): copied straight, no staging.
+      out=$(env CLUSTRIX_DEVICES=cuda BENCHITER_LOCK=1 CLUSTRIX_TRACE="$LOGS/stream-trace-locked.$r.json" \
+        "$B/bin/BenchIter" clustrix stream-steps $((1 << 25)) 20)
+      echo "$out" | grep -q "elements_wrong 0$" && ok "resident stream, arrays locked by the program, every element right" ||
+        bad "resident stream, arrays locked by the program, wrong elements"
+      echo "arrays locked by the program:"
+      python3 bench/resident/copies.py "$LOGS/stream-trace-locked.$r.json"
     done
     for mib in 16 64 256 1024; do
       echo "register, hand-written: $("$hw" register $((mib << 17)) 3)"

@@ -15,14 +15,44 @@
 // stream loops are called from a timed host loop, which no residency scope can cover; in
 // stream-steps they stay on the device, and the difference of two step counts gives their
 // resident bandwidth (bench/resident/steps.py computes it, as scripts/gpu-check.sh runs it).
+//
+// BENCHITER_LOCK=1 page-locks stream-steps' arrays before the clock starts, as a CUDA program
+// does with cudaHostRegister (here cuMemHostRegister, through the driver that
+// CLUSTRIX_CUDA_LIBRARY names, or libcuda.so.1): the runtime then copies them straight between
+// them and the GPU, at the link's speed (bench/resident/copies.py shows the copies).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
 #include <string>
 #include <vector>
 
 namespace {
+
+/// Page-locks [P, P + Bytes) on device 0's primary context; false when there is no driver or
+/// it refuses.
+bool lockPages(void *P, size_t Bytes) {
+  const char *Lib = std::getenv("CLUSTRIX_CUDA_LIBRARY");
+  void *H = dlopen(Lib && *Lib ? Lib : "libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  if (!H)
+    return false;
+  using InitFn = int (*)(unsigned);
+  using GetFn = int (*)(int *, int);
+  using RetainFn = int (*)(void **, int);
+  using SetFn = int (*)(void *);
+  using RegFn = int (*)(void *, size_t, unsigned);
+  auto Init = reinterpret_cast<InitFn>(dlsym(H, "cuInit"));
+  auto Get = reinterpret_cast<GetFn>(dlsym(H, "cuDeviceGet"));
+  auto Retain = reinterpret_cast<RetainFn>(dlsym(H, "cuDevicePrimaryCtxRetain"));
+  auto Set = reinterpret_cast<SetFn>(dlsym(H, "cuCtxSetCurrent"));
+  auto Reg = reinterpret_cast<RegFn>(dlsym(H, "cuMemHostRegister_v2"));
+  int Dev = 0;
+  void *Ctx = nullptr;
+  return Init && Get && Retain && Set && Reg && Init(0) == 0 && Get(&Dev, 0) == 0 &&
+         Retain(&Ctx, Dev) == 0 && Set(Ctx) == 0 && Reg(P, Bytes, 0) == 0;
+}
 
 void sweepSerial(int m, const double *a, double *b) {
   for (int i = 1; i < m - 1; ++i)
@@ -153,6 +183,13 @@ int main(int argc, char **argv) {
   }
   if (what == "stream-steps") {
     std::vector<double> a(n, 0.1), b(n, 0.2), c(n, 0.0);
+    if (const char *L = std::getenv("BENCHITER_LOCK"); clx && L && std::strcmp(L, "1") == 0) {
+      for (std::vector<double> *V : {&a, &b, &c})
+        if (!lockPages(V->data(), V->size() * sizeof(double))) {
+          std::fprintf(stderr, "BenchIter: BENCHITER_LOCK=1, but the pages could not be locked\n");
+          return 2;
+        }
+    }
     auto t0 = Clock::now();
     // Triad's scalar 1.0: a grows by b every step, so the check tells every step count apart.
     (clx ? streamStepsClustrix : streamStepsSerial)(n, steps, 1.0, a.data(), b.data(), c.data());

@@ -334,6 +334,23 @@ constexpr size_t StagedCopyMin = size_t(4) << 20;
 /// Least bytes a copy of the program's memory must have to be made directly, its pages locked
 /// for it (host_register): locking costs per page, whatever the size.
 constexpr size_t RegisteredCopyMin = size_t(16) << 20;
+/// Whether the program page-locked [P, P + Bytes) itself (cudaHostRegister, cudaMallocHost):
+/// the driver knows its first and last bytes as host memory. Copies of it then go straight
+/// between it and the device, at the link's speed, instead of through staging. (A range whose
+/// middle the driver does not know is still copied right: the driver stages what it must.)
+bool lockedByProgram(const DriverApi &Api, const void *P, size_t Bytes) {
+  if (!Api.cuPointerGetAttribute || Bytes == 0)
+    return false;
+  auto Host = [&](uintptr_t A) {
+    unsigned Type = 0;
+    return Api.cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, A) ==
+               CUDA_SUCCESS &&
+           Type == CU_MEMORYTYPE_HOST;
+  };
+  const auto B = reinterpret_cast<uintptr_t>(P);
+  return Host(B) && Host(B + Bytes - 1);
+}
+
 /// Most pinned memory the device data table's staging takes (two halves).
 constexpr uint64_t MaxCopyStagingBytes = uint64_t(32) << 20;
 
@@ -512,16 +529,22 @@ bool CudaMemory::toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::stri
   const DriverApi &Api = DriverApi::get();
   if (!current(Err))
     return false;
-  bool Done = false;
-  if (bool Ok = direct(/*ToDevice=*/true, const_cast<char *>(static_cast<const char *>(Src)), Dst,
-                       Bytes, Done, Err);
-      Done || !Ok)
-    return Ok;
-  if (Bytes >= StagedCopyMin) {
-    std::lock_guard<std::mutex> G(S.CopyM);
-    if (copyStaging())
-      return staged(/*ToDevice=*/true, const_cast<char *>(static_cast<const char *>(Src)), Dst,
-                    Bytes, Err);
+  // From memory the program locked, the link reads it directly (asynchronously: the host's
+  // writes wait for it, Table::settleHostReads).
+  const bool Locked = Bytes >= StagedCopyMin && lockedByProgram(Api, Src, Bytes);
+  if (Locked)
+    logOnce("locked-in:" + name(), LogLevel::Debug,
+            name() + ": copies from page-locked memory of the program go directly");
+  if (!Locked) {
+    char *Host = const_cast<char *>(static_cast<const char *>(Src));
+    bool Done = false;
+    if (bool Ok = direct(/*ToDevice=*/true, Host, Dst, Bytes, Done, Err); Done || !Ok)
+      return Ok;
+    if (Bytes >= StagedCopyMin) {
+      std::lock_guard<std::mutex> G(S.CopyM);
+      if (copyStaging())
+        return staged(/*ToDevice=*/true, Host, Dst, Bytes, Err);
+    }
   }
   CUresult Code = CUDA_SUCCESS;
   bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyHtoDAsync(Dst, Src, Bytes, S.Streams[0]));
@@ -536,14 +559,17 @@ bool CudaMemory::toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err)
   const DriverApi &Api = DriverApi::get();
   if (!current(Err))
     return false;
-  bool Done = false;
-  if (bool Ok = direct(/*ToDevice=*/false, static_cast<char *>(Dst), Src, Bytes, Done, Err);
-      Done || !Ok)
-    return Ok;
-  if (Bytes >= StagedCopyMin) {
-    std::lock_guard<std::mutex> G(S.CopyM);
-    if (copyStaging())
-      return staged(/*ToDevice=*/false, static_cast<char *>(Dst), Src, Bytes, Err);
+  const bool Locked = Bytes >= StagedCopyMin && lockedByProgram(Api, Dst, Bytes);
+  if (!Locked) {
+    bool Done = false;
+    if (bool Ok = direct(/*ToDevice=*/false, static_cast<char *>(Dst), Src, Bytes, Done, Err);
+        Done || !Ok)
+      return Ok;
+    if (Bytes >= StagedCopyMin) {
+      std::lock_guard<std::mutex> G(S.CopyM);
+      if (copyStaging())
+        return staged(/*ToDevice=*/false, static_cast<char *>(Dst), Src, Bytes, Err);
+    }
   }
   CUresult Code = CUDA_SUCCESS;
   bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyDtoHAsync(Dst, Src, Bytes, S.Streams[0]));
@@ -1257,7 +1283,21 @@ private:
     if (trace::on())
       copySpan(Sp, Dev.Index, "H2D", uint64_t(C.WidthBytes) * C.Height * C.Depth, "host", name(),
                Info.Regions[R].Name);
-    if (!S.Staging) {
+    // Without staging, or from memory the program page-locked: pitched copies straight from
+    // the array (the chunk waits for its stream before it returns).
+    bool Locked = false;
+    if (S.Staging && uint64_t(C.WidthBytes) * C.Height * C.Depth >= StagedCopyMin) {
+      int64_t First = 0, End = 0;
+      boxLinearHull(B, Info.Regions[R].Rank, First, End);
+      Locked = End > First &&
+               lockedByProgram(Api, Host + First * static_cast<int64_t>(B.ElemSize),
+                               static_cast<size_t>(End - First) * B.ElemSize);
+      if (Locked && logEnabled(LogLevel::Debug))
+        logLine(LogLevel::Debug, loopLocation(Info) + ": copy in " +
+                                     (Info.Regions[R].Name ? Info.Regions[R].Name : "?") +
+                                     " directly: the program page-locked it");
+    }
+    if (!S.Staging || Locked) {
       Piece Whole{0, 0, C.Height, 0, C.WidthBytes};
       for (size_t Z = 0; Z < C.Depth; ++Z) {
         Whole.Z = Z;

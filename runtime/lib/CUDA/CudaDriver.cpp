@@ -48,6 +48,8 @@ DriverApi DriverApi::load(const std::string &Path) {
         reinterpret_cast<decltype(Api.cuMemHostRegister)>(::dlsym(Lib, "cuMemHostRegister"));
   Api.cuMemHostUnregister =
       reinterpret_cast<decltype(Api.cuMemHostUnregister)>(::dlsym(Lib, "cuMemHostUnregister"));
+  Api.cuPointerGetAttribute = reinterpret_cast<decltype(Api.cuPointerGetAttribute)>(
+      ::dlsym(Lib, "cuPointerGetAttribute"));
   // Optional: a driver without it moves data between devices through the host.
   Api.cuMemcpyPeerAsync =
       reinterpret_cast<decltype(Api.cuMemcpyPeerAsync)>(::dlsym(Lib, "cuMemcpyPeerAsync"));

@@ -38,6 +38,8 @@ enum : int {
 
 enum : int { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2 };
 
+enum : int { CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2 };
+
 /// Device attributes the runtime reads (values of CUdevice_attribute).
 enum : int {
   CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13,
@@ -93,6 +95,8 @@ struct DriverApi {
   /// Optional: page-locking the program's own memory for a direct copy (host_register).
   CUresult (*cuMemHostRegister)(void *, size_t, unsigned) = nullptr;
   CUresult (*cuMemHostUnregister)(void *) = nullptr;
+  /// Optional: whether the program's memory is page-locked (copied directly, not staged).
+  CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr) = nullptr;
   CUresult (*cuMemcpy3DAsync)(const Memcpy3D *, CUstream) = nullptr;
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream) = nullptr;
   CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream) = nullptr;

@@ -387,6 +387,39 @@ TEST(CudaEmuTest, LaunchesRejectHostPointers) {
   EXPECT_EQ(A.cuMemAlloc(&X, 16), 700); // the context is unusable from then on, as on a GPU
 }
 
+// The runtime asks whether the program's memory is page-locked before it stages a copy.
+TEST(CudaEmuTest, PointerAttributesTellLockedMemory) {
+  use(0);
+  const DriverApi &A = api();
+  ASSERT_NE(A.cuPointerGetAttribute, nullptr);
+  unsigned Type = 0;
+  CUdeviceptr Dev;
+  ASSERT_EQ(A.cuMemAlloc(&Dev, 256), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, Dev), CUDA_SUCCESS);
+  EXPECT_EQ(Type, unsigned(CU_MEMORYTYPE_DEVICE));
+  void *Pinned = nullptr;
+  ASSERT_EQ(A.cuMemAllocHost(&Pinned, 4096), CUDA_SUCCESS);
+  auto Addr = [](const void *P) { return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(P)); };
+  ASSERT_EQ(A.cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, Addr(Pinned) + 4095),
+            CUDA_SUCCESS);
+  EXPECT_EQ(Type, unsigned(CU_MEMORYTYPE_HOST));
+  std::vector<char> Pageable(8192);
+  EXPECT_EQ(A.cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, Addr(Pageable.data())),
+            CUDA_ERROR_INVALID_VALUE);
+  char *Page = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(Pageable.data()) + 4095) &
+                                        ~uintptr_t(4095));
+  ASSERT_EQ(A.cuMemHostRegister(Page, 4096, 0), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, Addr(Page)),
+            CUDA_SUCCESS);
+  EXPECT_EQ(Type, unsigned(CU_MEMORYTYPE_HOST));
+  ASSERT_EQ(A.cuMemHostUnregister(Page), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, Addr(Page)),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(A.cuPointerGetAttribute(&Type, 1 /* CONTEXT */, Dev), 801 /* NOT_SUPPORTED */);
+  EXPECT_EQ(A.cuMemFreeHost(Pinned), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuMemFree(Dev), CUDA_SUCCESS);
+}
+
 TEST(CudaEmuTest, PageableAccessIsPerDevice) {
   use(0);
   const DriverApi &A = api();

@@ -42,6 +42,7 @@ SAME_OFFSET(WidthInBytes);
 SAME_OFFSET(Height);
 SAME_OFFSET(Depth);
 static_assert(int(clustrix::rt::cuda::CU_MEMORYTYPE_HOST) == int(::CU_MEMORYTYPE_HOST), "memory type");
+static_assert(int(clustrix::rt::cuda::CU_POINTER_ATTRIBUTE_MEMORY_TYPE) == int(::CU_POINTER_ATTRIBUTE_MEMORY_TYPE), "pointer attribute");
 static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) == int(::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT), "attr");
 static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR) == int(::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR), "attr");
 static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS) == int(::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS), "attr");
