@@ -306,6 +306,15 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
       echo "arrays locked by the program:"
       python3 bench/resident/copies.py "$LOGS/stream-trace-locked.$r.json"
     done
+    # Whether the driver answers for pageable memory as for page-locked memory (it should not;
+    # on a machine with HMM it might): then the runtime would copy pageable arrays directly.
+    env CLUSTRIX_DEVICES=cuda CLUSTRIX_LOG=debug "$B/bin/BenchIter" clustrix stream-steps $((1 << 22)) 2 \
+      >/dev/null 2>"$LOGS/stream-pageable.debug.log"
+    if grep -q "copies from page-locked memory of the program go directly" "$LOGS/stream-pageable.debug.log"; then
+      echo "note: the driver reports the program's pageable arrays as host memory it knows: they are copied directly, not staged"
+    else
+      ok "pageable arrays are staged, not taken for page-locked ones"
+    fi
     for mib in 16 64 256 1024; do
       echo "register, hand-written: $("$hw" register $((mib << 17)) 3)"
     done
