@@ -29,7 +29,8 @@ NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 CUDA_HOME=$(dirname "$(dirname "$(realpath "$NVCC")")")
 NVRTC=$(ls "$CUDA_HOME"/lib64/libnvrtc.so.* "$CUDA_HOME"/targets/x86_64-linux/lib/libnvrtc.so.* \
   2>/dev/null | grep -v alt | sort | head -1)
-export CLUSTRIX_NVRTC_LIBRARY=$NVRTC
+# Already set (a dry run of this script on the emulator, docs/gpu-hardware.md): kept.
+export CLUSTRIX_NVRTC_LIBRARY=${CLUSTRIX_NVRTC_LIBRARY:-$NVRTC}
 export CLUSTRIX_KERNEL_CACHE=$LOGS/kernel-cache
 unset CLUSTRIX_DEVICES CLUSTRIX_LOG CLUSTRIX_FAULT CLUSTRIX_CONFIG
 
