@@ -303,7 +303,10 @@ bool Table::fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::s
       if (!D.fromPeer(O, deviceAddress(P, SB), deviceAddress(OP, SB), SE - SB, Err))
         return false;
     } else {
-      // Through the host, which is then current too.
+      // Through the host, which is then current too: the copy back writes the host's bytes,
+      // which no device's queued copy may still be about to read.
+      if (!settleHostReads(Err))
+        return false;
       T.ToHost += SE - SB;
       std::optional<trace::Span> Sp;
       if (trace::on())
