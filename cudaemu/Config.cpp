@@ -219,6 +219,14 @@ bool readConfig(const std::function<const char *(const char *)> &Get, EmuConfig 
       return false;
     }
   }
+  if (const char *H = Get("CLUSTRIX_EMU_HOST_MEMORY"); H && *H) {
+    if (std::string(H) == "locked")
+      C.AllHostLocked = true;
+    else if (std::string(H) != "pageable") {
+      Err = std::string("CLUSTRIX_EMU_HOST_MEMORY: '") + H + "' is not pageable or locked";
+      return false;
+    }
+  }
   Out = std::move(C);
   return true;
 }

@@ -7,6 +7,7 @@
 //   CLUSTRIX_EMU_FAULT=RULE[,RULE] faults inside the devices (docs/cuda-emulator.md)
 //   CLUSTRIX_EMU_CXX=PATH          the compiler of the emulated NVRTC
 //   CLUSTRIX_EMU_PAGEABLE_ACCESS=A[,A] off, hmm or ats per device: kernels may use host memory
+//   CLUSTRIX_EMU_HOST_MEMORY=pageable|locked   locked: all host memory acts as page-locked
 //
 //===----------------------------------------------------------------------===//
 #ifndef CLUSTRIX_CUDAEMU_CONFIG_H
@@ -57,6 +58,11 @@ struct EmuConfig {
   /// stream before it moves its bytes, as a link would: a host that reuses a buffer before
   /// the copy that reads it ended then sees the wrong bytes arrive.
   uint64_t CopyLatencyUs = 0;
+  /// CLUSTRIX_EMU_HOST_MEMORY=locked: all host memory behaves as page-locked (copies from and
+  /// to it are asynchronous, and cuPointerGetAttribute calls it host memory), as in a program
+  /// that locks every array it has: a runtime that lets the host write memory a queued copy
+  /// has not read yet shows it.
+  bool AllHostLocked = false;
 };
 
 /// Default memory of a device.

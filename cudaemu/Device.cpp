@@ -388,6 +388,8 @@ bool Emulator::freePinned(void *P) {
 
 bool Emulator::isPinned(const void *P, size_t N) const {
   uintptr_t A = reinterpret_cast<uintptr_t>(P);
+  if (Config.AllHostLocked && !deviceOwning(A))
+    return true;
   std::lock_guard<std::mutex> G(PinnedM);
   for (const std::map<uintptr_t, size_t> *M : {&Pinned, &Registered}) {
     auto It = M->upper_bound(A);

@@ -462,7 +462,13 @@ void Table::wrote(DeviceMemory &D, const Box &B, unsigned Rank, const char *Name
   // byte 0xFF, a NaN as float or double, so that host code reading it without a
   // synchronization computes a wrong result. The table never reads a stale host byte again
   // (the device's copy comes back over it), so nothing else changes.
+  // Poisoning writes the host's bytes: first every queued copy from them must have read them
+  // (memory the program page-locked). Where that wait fails, nothing is poisoned.
   bool Poison = activeConfig().ResidencyCheck;
+  if (Poison) {
+    std::string Ignored;
+    Poison = settleHostReads(Ignored);
+  }
   for (auto [RB, RE] : Rows) {
     Any |= P.Valid.add(RB, RE);
     for (auto &[Other, OP] : Devices)

@@ -3306,14 +3306,19 @@ class Program:
         """Loops whose data may stay on GPUs between calls (residency): the loop and a second
         annotated loop that reads what it wrote, in a time-step loop or one after the other,
         with host code between them on private scalars only (a counter, a flag, a break), or
-        with host code that reads or writes an element (which must keep the data on the host)."""
+        with host code that reads or writes an element (which must keep the data on the host).
+        'host-write-read' writes an element of the array the first loop reads, which a copy to
+        a device may not have read yet (from memory the program page-locked: the emulator's
+        CLUSTRIX_EMU_HOST_MEMORY=locked)."""
         r = self.rnd
         kind = r.choice(['steps', 'steps-flag', 'steps-break', 'consecutive', 'host-read',
-                         'host-write', 'steps-host-read'])
+                         'host-write', 'steps-host-read', 'host-write-read'])
         b = self.sp_base(L, room=0, back=0)
         if not b or b[5] is b[4]:
             return None
         pre, fl, post, clauses, X, Y = b[:6]
+        if kind == 'host-write-read' and Y not in self.writable1(L, None):
+            kind = 'host-write'
         T, iv = X.elem, L.vars[0]
         i, lo, hi = iv.name, iv.lo, iv.hi
         L.tags.add('resident-' + kind)
@@ -3332,11 +3337,13 @@ class Program:
             'host-read': ['%s = %s + (int)(%s > 0);' % (c, c, X.at(str(lo)))],
             'host-write': ['%s = %s;' % (X.at(str(lo)), self.tfix('%s + 1' % X.at(str(lo)), T))],
             'steps-host-read': ['%s = %s + (int)(%s > 0);' % (c, c, X.at(str(hi)))],
+            'host-write-read': ['%s = %s;' % (Y.at(str(lo)),
+                                              self.tfix('%s + 1' % Y.at(str(lo)), Y.elem))],
         }[kind]
         lines = list(pre) + ['  std::vector<double> %s(%d);' % (w, hi + 1), '  int %s = 0;' % c]
         body = ['  @ATTR', '  %s { @FOR' % fl] + first + ['  }'] + \
             ['  ' + x for x in between] + second
-        if kind in ('consecutive', 'host-read', 'host-write'):
+        if kind in ('consecutive', 'host-read', 'host-write', 'host-write-read'):
             lines += ['  {', '  int %s = 0;' % t] + body + ['  (void)%s;' % t, '  }']
         else:
             lines += ['  for (int %s = 0; %s < %d; ++%s) {' % (t, t, steps, t)]

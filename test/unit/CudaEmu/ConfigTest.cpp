@@ -94,6 +94,19 @@ TEST(CudaEmuConfigTest, PageableAccessPerDevice) {
   EXPECT_EQ(Err, "CLUSTRIX_EMU_PAGEABLE_ACCESS: 2 values for 1 device(s) (off, hmm or ats)");
 }
 
+TEST(CudaEmuConfigTest, HostMemoryPageableOrLocked) {
+  EmuConfig C;
+  std::string Err;
+  ASSERT_TRUE(readFrom({}, C, Err)) << Err;
+  EXPECT_FALSE(C.AllHostLocked);
+  ASSERT_TRUE(readFrom({{"CLUSTRIX_EMU_HOST_MEMORY", "locked"}}, C, Err)) << Err;
+  EXPECT_TRUE(C.AllHostLocked);
+  ASSERT_TRUE(readFrom({{"CLUSTRIX_EMU_HOST_MEMORY", "pageable"}}, C, Err)) << Err;
+  EXPECT_FALSE(C.AllHostLocked);
+  EXPECT_FALSE(readFrom({{"CLUSTRIX_EMU_HOST_MEMORY", "pinned"}}, C, Err));
+  EXPECT_EQ(Err, "CLUSTRIX_EMU_HOST_MEMORY: 'pinned' is not pageable or locked");
+}
+
 TEST(CudaEmuConfigTest, FaultRules) {
   std::vector<FaultRule> R;
   std::string Err;
