@@ -61,6 +61,9 @@ struct RunOptions {
   /// In a residency scope, on devices that all keep data: boxes come from and go to the device
   /// data table (Data/Residency.h) instead of the host, and nothing is copied back.
   bool Resident = false;
+  /// What this call's boxes depend on (SiteState::boxesKey), or null: a backend that keeps
+  /// boxes across calls may take equal keys for equal boxes over equal ranges of the loop.
+  const std::vector<int64_t> *BoxesKey = nullptr;
 };
 
 /// A loop prepared on one device to run one chunk. The generic driver calls split() once, then,

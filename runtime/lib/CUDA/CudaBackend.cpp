@@ -166,7 +166,6 @@ struct DeviceState {
     std::vector<uint64_t> Words;
     std::vector<void *> Ptrs;
     std::vector<char> Fetched;
-    std::vector<int64_t> Key; // what the chunk's boxes depend on (programBoxesKey)
   };
   Scratch Kept;
   /// The last resident chunks of a few loops (a time step alternates its loops):
@@ -911,9 +910,10 @@ class CudaLoop final : public PreparedLoop {
 public:
   CudaLoop(const DriverApi &Api, DeviceState &S, std::unique_lock<std::mutex> Lock,
            const LoopInfo &Info, const LoopArgs &Args, const DeviceInfo &Dev, CUfunction F,
-           bool Resident, bool HostMemory)
+           bool Resident, bool HostMemory, const std::vector<int64_t> *BoxesKey)
       : Api(Api), S(S), Lock(std::move(Lock)), Info(Info), Args(Args), Dev(Dev), F(F),
-        Subs(S.Kept.Subs), Resident(Resident), HostMemory(HostMemory && !Resident) {}
+        Subs(S.Kept.Subs), BoxesKey(BoxesKey), Resident(Resident),
+        HostMemory(HostMemory && !Resident) {}
 
   ~CudaLoop() override {
     for (size_t I = 0; I < Subs.size(); ++I)
@@ -940,7 +940,7 @@ public:
     Whole.resize(Info.NumRegions);
     // A resident chunk's boxes are those of its loop's last chunk over the same range when
     // nothing they depend on changed (DeviceState::Replay).
-    Keyed = Resident && Info.NumRegions && !trace::on() && programBoxesKey(Args, S.Kept.Key);
+    Keyed = Resident && Info.NumRegions && !trace::on() && BoxesKey;
     const DeviceState::Replay *Memo = Keyed ? memoFor(Lo, Hi) : nullptr;
     if (Memo)
       std::copy(Memo->Boxes.begin(), Memo->Boxes.end(), Whole.begin());
@@ -1380,11 +1380,11 @@ private:
     return nullptr;
   }
 
-  /// The kept chunk of this loop whose boxes are those of [Lo, Hi) with S.Kept.Key.
+  /// The kept chunk of this loop whose boxes are those of [Lo, Hi) with *BoxesKey.
   const DeviceState::Replay *memoFor(uint64_t Lo, uint64_t Hi) const {
     for (const DeviceState::Replay &E : S.Replays)
       if (E.Info == &Info && E.KernelHash == Info.KernelHash && E.Lo == Lo && E.Hi == Hi &&
-          !E.BoxKey.empty() && E.BoxKey == S.Kept.Key)
+          !E.BoxKey.empty() && E.BoxKey == *BoxesKey)
         return &E;
     return nullptr;
   }
@@ -1414,7 +1414,7 @@ private:
     E->Lo = Sc.Lo;
     E->Hi = Sc.Hi;
     if (Keyed)
-      E->BoxKey = S.Kept.Key;
+      E->BoxKey = *BoxesKey;
     else
       E->BoxKey.clear();
     E->Boxes = Sc.Boxes;
@@ -1461,7 +1461,10 @@ private:
   /// generation before its calls with the changes they made themselves.
   bool Replayed = false;
   uint64_t GenerationBefore = 0, OwnChanges = 0;
-  /// Whether S.Kept.Key holds what this chunk's boxes depend on (split).
+  /// The site's key of this call's boxes (RunOptions::BoxesKey), computed once for its
+  /// checks; null when the box function is not the generated one.
+  const std::vector<int64_t> *BoxesKey;
+  /// Whether the chunk's boxes are keyed by *BoxesKey (split).
   bool Keyed = false;
   CUresult LastCode = CUDA_SUCCESS;
   bool Lost = false;
@@ -1645,7 +1648,7 @@ public:
       return nullptr;
     ThreadContext = S.Ctx;
     return std::make_unique<CudaLoop>(Api, S, std::move(Lock), Info, Args, Dev, F, Opts.Resident,
-                                      L.HostMemory);
+                                      L.HostMemory, Opts.BoxesKey);
   }
 
   bool lost(const Lane &L) const override { return deviceLost(L.Ordinal); }

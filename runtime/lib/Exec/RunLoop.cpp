@@ -157,7 +157,7 @@ bool runsResident(const Lane *const *Lanes, size_t N) {
 /// Rethrows the first exception of the loop body, by chunk order, after every chunk finished.
 bool runWide(const LoopInfo &Info, const LoopArgs &Args, const RuntimeConfig &Config,
              const Plan &P, const Lane *const *Lanes, Execution &E, ErrnoKeeper &Errno,
-             std::string &Why) {
+             const std::vector<int64_t> *BoxesKey, std::string &Why) {
   ThreadPool &Pool = ThreadPool::global();
   if (!Pool.tryAcquire()) {
     Why = "the worker pool is busy with a loop of another thread";
@@ -191,6 +191,7 @@ bool runWide(const LoopInfo &Info, const LoopArgs &Args, const RuntimeConfig &Co
   // otherwise what the devices hold comes back first, as this run reads the host's memory.
   RunOptions Opts;
   Opts.Resident = Args.NumAppends == 0 && runsResident(Lanes, P.NumLanes);
+  Opts.BoxesKey = BoxesKey;
   if (!Opts.Resident)
     data::releaseBeforeHost(&Info);
   E.options(Opts);
@@ -364,7 +365,7 @@ RunStatus runAt(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
   std::string Busy;
   S.Exec.timeShare(Measuring);
   auto T0 = Clock::now();
-  if (!runWide(Info, Args, Config, P, S.Usable.data(), S.Exec, Errno, Busy))
+  if (!runWide(Info, Args, Config, P, S.Usable.data(), S.Exec, Errno, S.boxesKey(), Busy))
     return Serial(Busy);
   double Ns = nsSince(T0);
   if (Measuring)
@@ -400,7 +401,8 @@ bool runFastWide(SiteState &S, const LoopInfo &Info, const LoopArgs &Args,
     return false;
   std::string Busy;
   S.Exec.timeShare(false);
-  if (!runWide(Info, Args, Config, S.cachedPlan(), S.Usable.data(), S.Exec, Errno, Busy))
+  if (!runWide(Info, Args, Config, S.cachedPlan(), S.Usable.data(), S.Exec, Errno,
+               S.boxesKey(), Busy))
     return false;
   S.Countdown.store(N - 1, std::memory_order_relaxed);
   return true;

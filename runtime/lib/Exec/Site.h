@@ -79,6 +79,12 @@ public:
   /// as long as the boxes' inputs (bases, extents, symbols, trip counts) and the plan stay the
   /// same.
   const std::string &checks(const LoopInfo &Info, const LoopArgs &Args);
+  /// After checks(): what the boxes of this call depend on (programBoxesKey, then one more
+  /// word), or null when the box function is not programBoxes. Equal keys of one loop give
+  /// equal boxes over equal ranges (RunOptions::BoxesKey).
+  const std::vector<int64_t> *boxesKey() const {
+    return Checks[ChecksNewest].Valid ? &Checks[ChecksNewest].Key : nullptr;
+  }
 
   /// The alias check alone, over the whole loop (the serial check of a guarded header); "" when
   /// no written region overlaps another.
