@@ -178,22 +178,30 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
     # Jacobi, 1024 x 1024, 1,000 steps of two sweeps, the result read back: three runs each.
     ser=$("$B/bin/BenchIter" serial jacobi-steps 1024 1000)
     echo "jacobi serial: $ser"
-    for r in 1 2 3; do
-      echo "jacobi hand-written: $("$hw" jacobi-steps 1024 1000)"
-      clx=$(env CLUSTRIX_DEVICES=cuda "$B/bin/BenchIter" clustrix jacobi-steps 1024 1000)
-      echo "jacobi clustrix: $clx"
-      [ "$(echo "$clx" | awk '{print $4}')" = "$(echo "$ser" | awk '{print $4}')" ] &&
-        ok "iterative jacobi on the GPU equals serial" || bad "iterative jacobi differs from serial"
-    done
-    # Per step in steady state: the difference of 1,010 and 10 steps, for both programs
-    # (whatever each pays once, the first copies and kernel loads included, cancels out).
-    for r in 1 2 3; do
-      for st in 10 1010; do
-        echo "hw $st $("$hw" jacobi-steps 1024 $st)" >> "$LOGS/jacobi-steps.txt"
-        echo "clx $st $(env CLUSTRIX_DEVICES=cuda "$B/bin/BenchIter" clustrix jacobi-steps 1024 $st)" >> "$LOGS/jacobi-steps.txt"
+    # jacobi_runs LABEL FILE ENV...: three whole runs against serial, then per step in steady
+    # state (the difference of 1,010 and 10 steps, for both programs: whatever each pays once,
+    # the first copies and kernel loads included, cancels out), Clustrix run with ENV.
+    jacobi_runs() {
+      local label=$1 file=$2
+      shift 2
+      for r in 1 2 3; do
+        echo "jacobi hand-written: $("$hw" jacobi-steps 1024 1000)"
+        clx=$(env CLUSTRIX_DEVICES=cuda "$@" "$B/bin/BenchIter" clustrix jacobi-steps 1024 1000)
+        echo "jacobi clustrix$label: $clx"
+        [ "$(echo "$clx" | awk '{print $4}')" = "$(echo "$ser" | awk '{print $4}')" ] &&
+          ok "iterative jacobi on the GPU$label equals serial" ||
+          bad "iterative jacobi on the GPU$label differs from serial"
       done
-    done
-    python3 bench/resident/steps.py "$LOGS/jacobi-steps.txt" 10 1010
+      for r in 1 2 3; do
+        for st in 10 1010; do
+          echo "hw $st $("$hw" jacobi-steps 1024 $st)" >> "$file"
+          echo "clx $st $(env CLUSTRIX_DEVICES=cuda "$@" "$B/bin/BenchIter" clustrix jacobi-steps 1024 $st)" >> "$file"
+        done
+      done
+      echo "per step$label:"
+      python3 bench/resident/steps.py "$file" 10 1010
+    }
+    jacobi_runs "" "$LOGS/jacobi-steps.txt"
     # The generated sweep kernel's GPU time alone against the hand-written one (CUDA events,
     # launches back to back): whether a step's gap is the kernel or the host's work per call.
     kfile=$(grep -l "b\[i \* m + j\] = 0.25" "$B"/kernels/BenchIter/*.cu 2>/dev/null | head -1)
@@ -231,22 +239,8 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
       "$B/bin/BenchIter" clustrix jacobi-steps 1024 100)"
     # The same loops on the host's memory in place (pageable_access; the driver migrates pages):
     # against the device data table, whole runs and per step in steady state.
-    if [ $IN_PLACE -eq 1 ]; then
-      for r in 1 2 3; do
-        clx=$(env CLUSTRIX_DEVICES=cuda CLUSTRIX_PAGEABLE_ACCESS=on "$B/bin/BenchIter" clustrix jacobi-steps 1024 1000)
-        echo "jacobi clustrix, pageable_access on: $clx"
-        [ "$(echo "$clx" | awk '{print $4}')" = "$(echo "$ser" | awk '{print $4}')" ] &&
-          ok "iterative jacobi in place equals serial" || bad "iterative jacobi in place differs from serial"
-      done
-      for r in 1 2 3; do
-        for st in 10 1010; do
-          echo "hw $st $("$hw" jacobi-steps 1024 $st)" >> "$LOGS/jacobi-in-place.txt"
-          echo "clx $st $(env CLUSTRIX_DEVICES=cuda CLUSTRIX_PAGEABLE_ACCESS=on "$B/bin/BenchIter" clustrix jacobi-steps 1024 $st)" >> "$LOGS/jacobi-in-place.txt"
-        done
-      done
-      echo "per step, pageable_access on:"
-      python3 bench/resident/steps.py "$LOGS/jacobi-in-place.txt" 10 1010
-    fi
+    [ $IN_PLACE -eq 1 ] &&
+      jacobi_runs ", pageable_access on" "$LOGS/jacobi-in-place.txt" CLUSTRIX_PAGEABLE_ACCESS=on
     # Stream: the kernels alone (hand-written), the loops called from a timed host loop
     # (Clustrix, no scope), and the loops in one time-step loop (resident): 20 and 2,020 steps,
     # whose difference is 2,000 steps of 5 arrays of 2^28 bytes; every element checked.

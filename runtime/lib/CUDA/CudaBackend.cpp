@@ -576,14 +576,7 @@ bool CudaMemory::toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err)
 }
 
 bool CudaMemory::completeToHost(bool Queued, CUresult Code, std::string &Err) {
-  const DriverApi &Api = DriverApi::get();
-  bool Ok = Queued;
-  if (Ok) {
-    std::optional<trace::Span> Sp;
-    if (trace::on())
-      syncSpan(Sp, Ordinal, "cuStreamSynchronize");
-    Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
-  }
+  bool Ok = Queued && sync0(Code, Err);
   if (!Ok && sticky(Code))
     S.Lost = true;
   return Ok;
@@ -944,14 +937,17 @@ public:
     const DeviceState::Replay *Memo = Keyed ? memoFor(Lo, Hi) : nullptr;
     if (Memo)
       std::copy(Memo->Boxes.begin(), Memo->Boxes.end(), Whole.begin());
+    auto CellBytes = [&](uint64_t L, uint64_t H) {
+      return static_cast<uint64_t>(gridBlocks(H - L, Dev.Multiprocessors)) * 8 *
+             Args.NumReductions;
+    };
     auto Footprint = [&](uint64_t L, uint64_t H, Box *B, bool Evaluate = true) {
       if (Info.NumRegions && Evaluate) // a loop without regions may have no box function
         Args.Boxes(Args.BoxEnv, L, H, B);
       uint64_t Bytes = 0;
       for (uint32_t R = 0; R < Info.NumRegions; ++R)
         Bytes += boxHullBytes(B[R], Info.Regions[R].Rank);
-      return Bytes + static_cast<uint64_t>(gridBlocks(H - L, Dev.Multiprocessors)) * 8 *
-                         Args.NumReductions;
+      return Bytes + CellBytes(L, H);
     };
     auto PieceFootprint = [&](uint64_t L, uint64_t H) {
       std::vector<Box> B(Info.NumRegions);
@@ -959,11 +955,9 @@ public:
     };
     Pieces.clear();
     uint64_t Bytes = Footprint(Lo, Hi, Whole.data(), !Memo);
-    Direct = HostMemory && inPlace(Whole);
+    Direct = HostMemory && inPlace();
     if (Direct) {
-      // Only the reduction cells live on the device.
-      Bytes = static_cast<uint64_t>(gridBlocks(Hi - Lo, Dev.Multiprocessors)) * 8 *
-              Args.NumReductions;
+      Bytes = CellBytes(Lo, Hi); // only the reduction cells live on the device
       if (logEnabled(LogLevel::Debug))
         logLine(LogLevel::Debug, loopLocation(Info) + ": cuda" + std::to_string(Dev.Index) +
                                      " uses the host's memory in place for [" +
@@ -1239,34 +1233,15 @@ private:
     return Ok;
   }
 
-  /// Whether the chunk with boxes Whole may run on the host's memory in place. A kernel that
-  /// fails part way has then written some of its results where the program sees them, and the
-  /// chunk re-runs elsewhere over them: it must compute the same values again. So no region is
-  /// both read and written, and no write box overlaps another region's box (aliases).
-  bool inPlace(const std::vector<Box> &Whole) const {
-    const uint32_t NR = Info.NumRegions;
-    for (uint32_t R = 0; R < NR; ++R)
+  /// Whether the loop's chunks may run on the host's memory in place. A kernel that fails part
+  /// way has then written some of its results where the program sees them, and the chunk
+  /// re-runs elsewhere over them: it must compute the same values again, so no region is both
+  /// read and written. (Two names for one array, a write box overlapping another region's box,
+  /// never get here: the site's alias check, checkAliasing, sends such a call to serial.)
+  bool inPlace() const {
+    for (uint32_t R = 0; R < Info.NumRegions; ++R)
       if ((Info.Regions[R].Access & AccessReadWrite) == AccessReadWrite)
         return false;
-    auto Hull = [&](uint32_t R, uintptr_t &B, uintptr_t &E) {
-      int64_t First = 0, End = 0;
-      boxLinearHull(Whole[R], Info.Regions[R].Rank, First, End);
-      const auto Base = reinterpret_cast<intptr_t>(Whole[R].Base);
-      const auto Elem = static_cast<intptr_t>(Whole[R].ElemSize);
-      B = static_cast<uintptr_t>(Base + First * Elem);
-      E = static_cast<uintptr_t>(Base + End * Elem);
-      return B < E;
-    };
-    for (uint32_t W = 0; W < NR; ++W) {
-      uintptr_t WB, WE;
-      if (!(Info.Regions[W].Access & AccessWrite) || !Hull(W, WB, WE))
-        continue;
-      for (uint32_t R = 0; R < NR; ++R) {
-        uintptr_t RB, RE;
-        if (R != W && Hull(R, RB, RE) && RB < WE && WB < RE)
-          return false;
-      }
-    }
     return true;
   }
 
