@@ -39,6 +39,7 @@ def main():
     ap.add_argument("--build", default="build", help="a Clustrix build (bin/, lib/)")
     ap.add_argument("--grid", type=int, default=64, help="grid side (small: the kernels are not counted)")
     ap.add_argument("--steps", type=int, nargs=2, default=[20, 120])
+    ap.add_argument("--gpus", type=int, default=1, help="emulated GPUs the loops spread over")
     a = ap.parse_args()
     build = os.path.abspath(a.build)
     emu = os.path.join(build, "lib", "libclustrix_cudaemu.so")
@@ -53,7 +54,7 @@ def main():
                         "--clustrix-remarks=off", os.path.join(HERE, "BenchIter.cpp"), "-o", exe],
                        check=True)
         env = dict(os.environ, CLUSTRIX_CUDA_LIBRARY=emu, CLUSTRIX_NVRTC_LIBRARY=emu,
-                   CLUSTRIX_EMU_GPUS="1", CLUSTRIX_DEVICES="cuda",
+                   CLUSTRIX_EMU_GPUS=str(a.gpus), CLUSTRIX_DEVICES="cuda",
                    CLUSTRIX_KERNEL_CACHE=os.path.join(tmp, "kernels"))
         counts = []
         # A first run fills the kernel cache, so that both measured runs load the kernels alike.
@@ -70,8 +71,8 @@ def main():
         calls = 2 * (a.steps[1] - a.steps[0])
         run = (counts[1][0] - counts[0][0]) / calls
         launch = (counts[1][1] - counts[0][1]) / calls
-        print("per resident call (callgrind, one emulated GPU, %dx%d grid, steps %d and %d):" %
-              (a.grid, a.grid, a.steps[0], a.steps[1]))
+        print("per resident call (callgrind, %d emulated GPU%s, %dx%d grid, steps %d and %d):" %
+              (a.gpus, "" if a.gpus == 1 else "s", a.grid, a.grid, a.steps[0], a.steps[1]))
         print("  runLoop: %.0f instructions, of which the emulator's cuLaunchKernel %.0f; "
               "the runtime's own: %.0f" % (run, launch, run - launch))
 
