@@ -1,6 +1,7 @@
 //===- cudaemu/Device.cpp - The emulated machine --------------------------===//
 #include "Device.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -210,6 +211,33 @@ void Stream::work() {
 }
 
 //===----------------------------------------------------------------------===//
+// Event
+//===----------------------------------------------------------------------===//
+
+uint64_t Event::record() {
+  std::lock_guard<std::mutex> G(M);
+  return ++Recorded;
+}
+
+uint64_t Event::last() const {
+  std::lock_guard<std::mutex> G(M);
+  return Recorded;
+}
+
+void Event::done(uint64_t N) {
+  {
+    std::lock_guard<std::mutex> G(M);
+    Done = std::max(Done, N);
+  }
+  Reached.notify_all();
+}
+
+void Event::waitFor(uint64_t N) {
+  std::unique_lock<std::mutex> L(M);
+  Reached.wait(L, [&] { return Done >= N; });
+}
+
+//===----------------------------------------------------------------------===//
 // Device
 //===----------------------------------------------------------------------===//
 
@@ -292,7 +320,7 @@ namespace {
 /// CLUSTRIX_EMU_STATS: at exit, one line per device with its launches and the bytes it moved,
 /// so that tests can assert on data movement, not only on results.
 /// The names of Device::DriverCalls, in order (Driver.cpp's DriverCall).
-const char *const DriverCallNames[] = {"cuDeviceGet", "cuDeviceGetName", "cuDeviceTotalMem", "cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease", "cuCtxSetCurrent", "cuMemGetInfo", "cuMemAlloc", "cuMemFree", "cuMemAllocHost", "cuMemFreeHost", "cuMemHostRegister", "cuMemHostUnregister", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyPeerAsync", "cuMemcpy3DAsync", "cuStreamCreate", "cuStreamDestroy", "cuStreamSynchronize", "cuModuleLoadData", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel", "cuPointerGetAttribute"};
+const char *const DriverCallNames[] = {"cuDeviceGet", "cuDeviceGetName", "cuDeviceTotalMem", "cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease", "cuCtxSetCurrent", "cuMemGetInfo", "cuMemAlloc", "cuMemFree", "cuMemAllocHost", "cuMemFreeHost", "cuMemHostRegister", "cuMemHostUnregister", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyPeerAsync", "cuMemcpy3DAsync", "cuStreamCreate", "cuStreamDestroy", "cuStreamSynchronize", "cuModuleLoadData", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel", "cuPointerGetAttribute", "cuEventCreate", "cuEventDestroy", "cuEventRecord", "cuStreamWaitEvent"};
 static_assert(sizeof(DriverCallNames) / sizeof(DriverCallNames[0]) == Device::NumDriverCalls,
               "one name per counted entry point");
 
@@ -423,6 +451,24 @@ bool Emulator::registerHost(void *P, size_t N) {
 bool Emulator::unregisterHost(void *P) {
   std::lock_guard<std::mutex> G(PinnedM);
   return Registered.erase(reinterpret_cast<uintptr_t>(P)) == 1;
+}
+
+std::shared_ptr<Event> Emulator::createEvent(Device &D) {
+  auto E = std::make_shared<Event>(D);
+  std::lock_guard<std::mutex> G(EventsM);
+  Events.emplace(E.get(), E);
+  return E;
+}
+
+std::shared_ptr<Event> Emulator::findEvent(const void *Handle) const {
+  std::lock_guard<std::mutex> G(EventsM);
+  auto It = Events.find(Handle);
+  return It == Events.end() ? nullptr : It->second;
+}
+
+bool Emulator::destroyEvent(const void *Handle) {
+  std::lock_guard<std::mutex> G(EventsM);
+  return Events.erase(Handle) == 1;
 }
 
 } // namespace cudaemu

@@ -127,6 +127,29 @@ private:
   std::thread Worker;
 };
 
+/// A CUDA event: each cuEventRecord numbers a record and queues the point where its stream
+/// reaches it; a stream told to wait for the event (cuStreamWaitEvent) waits for the record
+/// made last before that call, and for nothing recorded after it.
+class Event {
+public:
+  explicit Event(Device &D) : Dev(D) {}
+  Device &device() const { return Dev; }
+  /// Numbers a new record (its stream then reaches it: done).
+  uint64_t record();
+  /// The number of the last record, 0 when none was made.
+  uint64_t last() const;
+  /// Marks record N reached (and every one before it).
+  void done(uint64_t N);
+  /// Returns once record N was reached.
+  void waitFor(uint64_t N);
+
+private:
+  Device &Dev;
+  mutable std::mutex M;
+  std::condition_variable Reached;
+  uint64_t Recorded = 0, Done = 0;
+};
+
 /// A kernel function of a loaded module.
 struct Function {
   struct Module *Mod = nullptr;
@@ -165,7 +188,7 @@ public:
   std::atomic<uint64_t> BytesToDevice{0}, BytesToHost{0}, BytesPeerIn{0}, BytesWithin{0};
   /// Driver entry points called on this device (Device.cpp's DriverCallNames, in order), for
   /// CLUSTRIX_EMU_STATS: what the runtime asks of the driver, per loop call, in tests.
-  static constexpr unsigned NumDriverCalls = 26;
+  static constexpr unsigned NumDriverCalls = 30;
   std::atomic<uint64_t> DriverCalls[NumDriverCalls] = {};
 
   std::string name() const { return "cuda" + std::to_string(Ordinal); }
@@ -211,10 +234,18 @@ public:
   /// False when P does not begin a registered range.
   bool unregisterHost(void *P);
 
+  /// Events of every device, by handle: a stream may wait for another device's event. An event
+  /// lives on while operations queued for it have not run (a destroyed one included).
+  std::shared_ptr<Event> createEvent(Device &D);
+  std::shared_ptr<Event> findEvent(const void *Handle) const;
+  bool destroyEvent(const void *Handle);
+
 private:
   /// The page-locked ranges overlapping [A, A + N), under PinnedM.
   bool overlapsLocked(uintptr_t A, size_t N) const;
   mutable std::mutex PinnedM;
+  mutable std::mutex EventsM;
+  std::map<const void *, std::shared_ptr<Event>> Events;
   std::map<uintptr_t, size_t> Pinned;
   std::map<uintptr_t, size_t> Registered;
 };

@@ -22,6 +22,7 @@ using namespace clustrix::cudaemu;
 using clustrix::rt::cuda::CUcontext;
 using clustrix::rt::cuda::CUdevice;
 using clustrix::rt::cuda::CUdeviceptr;
+using clustrix::rt::cuda::CUevent;
 using clustrix::rt::cuda::CUfunction;
 using clustrix::rt::cuda::CUmodule;
 using clustrix::rt::cuda::CUstream;
@@ -60,6 +61,10 @@ enum class DriverCall : unsigned {
   ModuleGetFunction,
   LaunchKernel,
   PointerGetAttribute,
+  EventCreate,
+  EventDestroy,
+  EventRecord,
+  StreamWaitEvent,
 };
 
 /// Counts a call of entry point C on device D (none: a call on no device is not counted).
@@ -575,6 +580,69 @@ EMU_API CUresult cuStreamSynchronize(CUstream S) {
   else
     D->waitStreams(/*OnlyBlocking=*/true);
   return D->Sticky.load();
+}
+
+//===----------------------------------------------------------------------===//
+// Events
+//===----------------------------------------------------------------------===//
+
+EMU_API CUresult cuEventCreate(CUevent *E, unsigned Flags) {
+  count(DriverCall::EventCreate, CurrentContext);
+  Device *D;
+  if (CUresult R = current(D))
+    return R;
+  if (!E || (Flags & ~0xFu))
+    return CUDA_ERROR_INVALID_VALUE;
+  *E = reinterpret_cast<CUevent>(Emulator::get()->createEvent(*D).get());
+  return CUDA_SUCCESS;
+}
+
+EMU_API CUresult cuEventDestroy_v2(CUevent E) {
+  count(DriverCall::EventDestroy, CurrentContext);
+  if (!Emulator::get())
+    return CUDA_ERROR_NOT_INITIALIZED;
+  return Emulator::get()->destroyEvent(E) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+// The stream of each call must belong to the current context (for cuEventRecord, the event
+// too), which CUDA requires of the event and the stream at least: a runtime that switches
+// contexts as these calls need runs alike on a real driver.
+EMU_API CUresult cuEventRecord(CUevent E, CUstream S) {
+  count(DriverCall::EventRecord, CurrentContext);
+  Device *D;
+  if (CUresult R = current(D))
+    return R;
+  std::shared_ptr<Event> Ev = Emulator::get()->findEvent(E);
+  auto *St = reinterpret_cast<Stream *>(S);
+  if (!Ev)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!St)
+    return CUDA_ERROR_NOT_SUPPORTED; // the legacy default stream is not emulated here
+  if (&St->device() != D || &Ev->device() != D)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  uint64_t N = Ev->record();
+  St->enqueue([Ev, N] { Ev->done(N); }); // reached even on a lost device: waiters never hang
+  return CUDA_SUCCESS;
+}
+
+EMU_API CUresult cuStreamWaitEvent(CUstream S, CUevent E, unsigned Flags) {
+  count(DriverCall::StreamWaitEvent, CurrentContext);
+  Device *D;
+  if (CUresult R = current(D))
+    return R;
+  std::shared_ptr<Event> Ev = Emulator::get()->findEvent(E);
+  auto *St = reinterpret_cast<Stream *>(S);
+  if (!Ev)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!St)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  if (Flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (&St->device() != D)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (uint64_t N = Ev->last())
+    St->enqueue([Ev, N] { Ev->waitFor(N); });
+  return CUDA_SUCCESS;
 }
 
 //===----------------------------------------------------------------------===//

@@ -80,9 +80,21 @@ public:
                 std::string &Err) override;
   bool lost() const override;
   bool settleHostReads(std::string &Err) override;
+  /// Before anything this device holds reaches the host: waits for every device it took
+  /// copies from since they last confirmed (fromPeer queues them behind the source's work and
+  /// returns), and for the devices those took copies from in turn. If one of them failed, the
+  /// copies may hold what it never finished computing: this device is then lost too (false,
+  /// with Err saying why), and what only it holds is reported lost, never given back wrong.
+  bool confirmSources(std::string &Err);
 
 private:
   bool current(std::string &Err);
+  /// This device's event (DeviceState::Mark), created at its first use; false when the driver
+  /// has no events or refused one (copies between devices then wait on the host).
+  bool mark();
+  /// fromPeer, queued on both devices with no wait on the host.
+  bool fromPeerQueued(CudaMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
+                      std::string &Err);
   /// After a copy from the program's memory was queued on stream 0: until the stream is
   /// synchronized, the copy may not have read it yet (memory the program page-locked).
   void readsHost();
@@ -140,6 +152,15 @@ struct DeviceState {
   /// Whether stream 0 holds a copy from the program's memory queued since its last
   /// synchronization (CudaMemory::readsHost).
   std::atomic<bool> HostReadsPending{false};
+  /// An event that fromPeer records on stream 0 for the other device's stream to wait for;
+  /// created at its first use (EventTried).
+  CUevent Mark = nullptr;
+  bool EventTried = false;
+  /// The devices whose copies this device took (fromPeer) since they last confirmed
+  /// (CudaMemory::confirmSources), each with the stamp of its latest copy (PeerStamp).
+  std::mutex PeerM;
+  std::map<DeviceState *, uint64_t> PeerSources;
+  uint64_t PeerStamp = 0;
   /// Device buffers kept between chunks (by size), so that a loop called again reuses them
   /// instead of paying cuMemAlloc/cuMemFree each time; at most MaxCachedBytes.
   std::multimap<size_t, CUdeviceptr> FreeBuffers;
@@ -556,7 +577,7 @@ bool CudaMemory::toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::stri
 
 bool CudaMemory::toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err) {
   const DriverApi &Api = DriverApi::get();
-  if (!current(Err))
+  if (!confirmSources(Err) || !current(Err))
     return false;
   const bool Locked = Bytes >= StagedCopyMin && lockedByProgram(Api, Dst, Bytes);
   if (!Locked) {
@@ -644,7 +665,8 @@ bool CudaMemory::toHost2D(void *Dst, uint64_t Src, size_t Width, size_t Rows, si
   const DriverApi &Api = DriverApi::get();
   Memcpy3D M = stridedCopy(false, Src, Dst, Width, Rows, Pitch);
   CUresult Code = CUDA_SUCCESS;
-  bool Ok = current(Err) && CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpy3DAsync(&M, S.Streams[0]));
+  bool Ok = confirmSources(Err) && current(Err) &&
+            CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpy3DAsync(&M, S.Streams[0]));
   return completeToHost(Ok, Code, Err);
 }
 
@@ -655,14 +677,17 @@ bool CudaMemory::canPeer(const DeviceMemory &) const {
 bool CudaMemory::fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
                           std::string &Err) {
   const DriverApi &Api = DriverApi::get();
-  DeviceState &O = static_cast<CudaMemory &>(From).S;
+  auto &OM = static_cast<CudaMemory &>(From);
+  DeviceState &O = OM.S;
   if (O.Lost) {
     Err = From.name() + " was lost";
     return false;
   }
+  if (OM.mark() && mark())
+    return fromPeerQueued(OM, Dst, Src, Bytes, Err);
   CUresult Code = CUDA_SUCCESS;
-  // The source's resident work (the kernels that wrote it) first; then the copy, in order with
-  // this device's work.
+  // Without events: the source's resident work (the kernels that wrote it) first, on the
+  // host; then the copy, in order with this device's work.
   std::optional<trace::Span> Sp;
   if (trace::on())
     syncSpan(Sp, Ordinal, "cuStreamSynchronize of the source");
@@ -686,6 +711,109 @@ bool CudaMemory::fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t
   if (!Ok && sticky(Code))
     S.Lost = true;
   return Ok;
+}
+
+bool CudaMemory::mark() {
+  const DriverApi &Api = DriverApi::get();
+  if (S.EventTried)
+    return S.Mark != nullptr;
+  std::string Err;
+  if (!Api.hasEvents() || !current(Err))
+    return false;
+  S.EventTried = true;
+  if (!CLUSTRIX_CU(Api, Err, cuEventCreate(&S.Mark, CU_EVENT_DISABLE_TIMING))) {
+    S.Mark = nullptr;
+    logLine(LogLevel::Debug, name() + ": no event for copies between devices (" + Err +
+                                 "); they wait on the host");
+  }
+  return S.Mark != nullptr;
+}
+
+bool CudaMemory::fromPeerQueued(CudaMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
+                                std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  DeviceState &O = From.S;
+  CUresult Code = CUDA_SUCCESS;
+  auto Failed = [&](DeviceState &On) {
+    if (sticky(Code))
+      On.Lost = true;
+    return false;
+  };
+  // The copy waits on this device for everything the source had queued (the kernels that
+  // wrote what it reads) ...
+  if (!From.current(Err) ||
+      !CLUSTRIX_CU_CODE(Api, Err, Code, cuEventRecord(O.Mark, O.Streams[0])))
+    return Failed(O);
+  if (!current(Err) ||
+      !CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamWaitEvent(S.Streams[0], O.Mark, 0)) ||
+      !CLUSTRIX_CU_CODE(Api, Err, Code,
+                        cuMemcpyPeerAsync(Dst, S.Ctx, Src, O.Ctx, Bytes, S.Streams[0])) ||
+      !CLUSTRIX_CU_CODE(Api, Err, Code, cuEventRecord(S.Mark, S.Streams[0])))
+    return Failed(S);
+  // ... and the source's later work waits for the copy: its next kernels may overwrite what
+  // the copy reads, and freeing or reusing its mirror first synchronizes its stream 0 (free).
+  if (!From.current(Err) ||
+      !CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamWaitEvent(O.Streams[0], S.Mark, 0)))
+    return Failed(O);
+  if (!current(Err))
+    return Failed(S);
+  std::lock_guard<std::mutex> G(S.PeerM);
+  S.PeerSources[&O] = ++S.PeerStamp;
+  return true;
+}
+
+bool CudaMemory::confirmSources(std::string &Err) {
+  const DriverApi &Api = DriverApi::get();
+  // The devices this one took copies from, transitively, each with the stamp up to which its
+  // own sources are confirmed once all of them are.
+  std::vector<std::pair<DeviceState *, uint64_t>> Seen;
+  {
+    std::lock_guard<std::mutex> G(S.PeerM);
+    if (S.PeerSources.empty())
+      return true;
+  }
+  Seen.emplace_back(&S, 0);
+  for (size_t I = 0; I < Seen.size(); ++I) {
+    DeviceState &X = *Seen[I].first;
+    std::lock_guard<std::mutex> G(X.PeerM);
+    Seen[I].second = X.PeerStamp;
+    for (const auto &Entry : X.PeerSources)
+      if (std::none_of(Seen.begin(), Seen.end(),
+                       [&](const auto &Y) { return Y.first == Entry.first; }))
+        Seen.emplace_back(Entry.first, 0);
+  }
+  // Every one of them ran what it had queued (this device's copies from them included).
+  for (const auto &[X, Stamp] : Seen) {
+    CUresult Code = CUDA_SUCCESS;
+    std::string Why;
+    bool Ok = !X->Lost;
+    if (Ok) {
+      std::optional<trace::Span> Sp;
+      if (trace::on())
+        syncSpan(Sp, Ordinal, "cuStreamSynchronize of a source");
+      Ok = CLUSTRIX_CU_CODE(Api, Why, Code, cuStreamSynchronize(X->Streams[0]));
+      if (!Ok && sticky(Code))
+        X->Lost = true;
+    }
+    if (!Ok) {
+      std::string Which = "a device";
+      {
+        std::lock_guard<std::mutex> G(StatesM);
+        for (auto &[Ord, St] : states())
+          if (St.get() == X)
+            Which = "cuda" + std::to_string(Ord);
+      }
+      S.Lost = true;
+      Err = "took data from " + Which + ", which failed";
+      return false;
+    }
+  }
+  for (const auto &[X, Stamp] : Seen) {
+    std::lock_guard<std::mutex> G(X->PeerM);
+    for (auto It = X->PeerSources.begin(); It != X->PeerSources.end();)
+      It = It->second <= Stamp ? X->PeerSources.erase(It) : std::next(It);
+  }
+  return true;
 }
 
 bool CudaMemory::lost() const { return S.Lost; }
@@ -1174,6 +1302,12 @@ public:
         syncSpan(Sp, Dev.Index, "cuStreamSynchronize");
       if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuStreamSynchronize(St))))
         return false;
+    }
+    // Resident partials may come from halos another device computed: that device must have
+    // computed them (CudaMemory::confirmSources).
+    if (Resident && !S.Memory->confirmSources(Err)) {
+      Lost = true;
+      return false;
     }
     for (uint32_t R = 0; R < NR; ++R)
       if (Fetched[R]) {

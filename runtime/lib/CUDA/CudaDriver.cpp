@@ -53,6 +53,15 @@ DriverApi DriverApi::load(const std::string &Path) {
   // Optional: a driver without it moves data between devices through the host.
   Api.cuMemcpyPeerAsync =
       reinterpret_cast<decltype(Api.cuMemcpyPeerAsync)>(::dlsym(Lib, "cuMemcpyPeerAsync"));
+  // Optional: without them, a copy between devices waits on the host for the source's work.
+  Api.cuEventCreate =
+      reinterpret_cast<decltype(Api.cuEventCreate)>(::dlsym(Lib, "cuEventCreate"));
+  Api.cuEventDestroy =
+      reinterpret_cast<decltype(Api.cuEventDestroy)>(::dlsym(Lib, "cuEventDestroy_v2"));
+  Api.cuEventRecord =
+      reinterpret_cast<decltype(Api.cuEventRecord)>(::dlsym(Lib, "cuEventRecord"));
+  Api.cuStreamWaitEvent =
+      reinterpret_cast<decltype(Api.cuStreamWaitEvent)>(::dlsym(Lib, "cuStreamWaitEvent"));
   // Optional: present from CUDA 12 on.
   Api.cuKernelGetFunction =
       reinterpret_cast<decltype(Api.cuKernelGetFunction)>(::dlsym(Lib, "cuKernelGetFunction"));

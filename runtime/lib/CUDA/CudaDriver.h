@@ -25,6 +25,7 @@ using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUkernel = struct CUkern_st *;
 using CUarray = struct CUarray_st *;
+using CUevent = struct CUevent_st *;
 
 enum : int {
   CUDA_SUCCESS = 0,
@@ -39,6 +40,8 @@ enum : int {
 enum : int { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2 };
 
 enum : int { CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2 };
+
+enum : unsigned { CU_EVENT_DISABLE_TIMING = 2 };
 
 /// Device attributes the runtime reads (values of CUdevice_attribute).
 enum : int {
@@ -103,6 +106,15 @@ struct DriverApi {
   /// Optional (null when the driver lacks it): device to device across contexts.
   CUresult (*cuMemcpyPeerAsync)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t,
                                 CUstream) = nullptr;
+  /// Optional (all four or none is used): a device waits for another's work on the device, not
+  /// on the host (the device data table's copies between devices).
+  CUresult (*cuEventCreate)(CUevent *, unsigned) = nullptr;
+  CUresult (*cuEventDestroy)(CUevent) = nullptr;
+  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned) = nullptr;
+  bool hasEvents() const {
+    return cuEventCreate && cuEventDestroy && cuEventRecord && cuStreamWaitEvent;
+  }
   CUresult (*cuStreamCreate)(CUstream *, unsigned) = nullptr;
   CUresult (*cuStreamDestroy)(CUstream) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream) = nullptr;

@@ -549,7 +549,12 @@ bool Table::releaseAll(std::string &Err, Traffic &Moved) {
   // from the host's memory must have read it.
   if (!settleHostReads(Err))
     return false;
-  std::string Lost;
+  struct LostCopy {
+    DeviceMemory *Device;
+    std::vector<std::pair<uintptr_t, uintptr_t>> Ranges;
+    std::string Why;
+  };
+  std::vector<LostCopy> Lost;
   // Each device's stale ranges in address order: the rows of one width, equally spaced, that
   // one mirror holds come back in one strided copy (a grid's rows without their edge columns,
   // a column), whatever other devices hold between them.
@@ -588,12 +593,31 @@ bool Table::releaseAll(std::string &Err, Traffic &Moved) {
                    : O.toHost(reinterpret_cast<void *>(SB), deviceAddress(OP, SB), Width, E);
       }
       if (!Ok) {
-        std::string What = namesIn(SB, SE) + " (" + O.name() + (E.empty() ? "" : ": " + E) + ")";
-        if (Lost.find(What) == std::string::npos)
-          Lost += (Lost.empty() ? "" : "; ") + What;
+        // One entry per device: the arrays, and the first reason given.
+        auto It = std::find_if(Lost.begin(), Lost.end(),
+                               [&](const LostCopy &L) { return L.Device == &O; });
+        if (It == Lost.end())
+          It = Lost.insert(Lost.end(), {&O, {}, {}});
+        It->Ranges.emplace_back(SB, SE);
+        if (It->Why.empty())
+          It->Why = E;
       }
       I += N;
     }
+  }
+  // Named before the names go.
+  std::string What;
+  for (const LostCopy &L : Lost) {
+    std::string Arrays;
+    for (const auto &[NB, V] : Names)
+      if (std::any_of(L.Ranges.begin(), L.Ranges.end(),
+                      [&](const auto &R) { return NB < R.second && R.first < V.first; }) &&
+          Arrays.find("'" + V.second + "'") == std::string::npos)
+        Arrays += (Arrays.empty() ? "'" : ", '") + V.second + "'";
+    if (Arrays.empty())
+      Arrays = "an array";
+    What += (What.empty() ? "" : "; ") + Arrays + " (" + L.Device->name() +
+            (L.Why.empty() ? "" : ": " + L.Why) + ")";
   }
   StaleMap.clear();
   for (auto &[D, P] : Devices)
@@ -606,7 +630,7 @@ bool Table::releaseAll(std::string &Err, Traffic &Moved) {
   __atomic_store_n(&ResidentHeld, uint64_t(0), __ATOMIC_RELAXED);
   if (Lost.empty())
     return true;
-  Err = "the only current copy of " + Lost + " was on a device that failed";
+  Err = "the only current copy of " + What + " was on a device that failed";
   return false;
 }
 

@@ -272,6 +272,64 @@ TEST(CudaEmuTest, RegisteredHostMemoryIsLockedUntilUnregistered) {
   EXPECT_EQ(A.cuStreamDestroy(S), CUDA_SUCCESS);
 }
 
+// Events order work across devices on the devices themselves: a stream told to wait for an
+// event recorded on another device's stream runs its next operations only once that stream
+// reached the record. Here device 1's copy from locked memory takes 20 ms on its stream; the
+// copy from device 1 to device 2 queued behind the event brings its result, not the poison of
+// fresh memory. Each call checks its handles and its contexts.
+TEST(CudaEmuTest, EventsOrderStreamsOfTwoDevices) {
+  const DriverApi &A = api();
+  ASSERT_TRUE(A.hasEvents());
+  use(1);
+  std::vector<double> Host(512, 3.0);
+  ASSERT_EQ(A.cuMemHostRegister(Host.data(), 4096, 0), CUDA_SUCCESS);
+  CUdeviceptr D1, D2;
+  CUstream S1, S2;
+  CUevent E1, E2;
+  ASSERT_EQ(A.cuMemAlloc(&D1, 4096), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuStreamCreate(&S1, 1), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuEventCreate(&E1, CU_EVENT_DISABLE_TIMING), CUDA_SUCCESS);
+  use(2);
+  ASSERT_EQ(A.cuMemAlloc(&D2, 4096), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuStreamCreate(&S2, 1), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuEventCreate(&E2, 0), CUDA_SUCCESS);
+  // A wait for an event never recorded waits for nothing.
+  ASSERT_EQ(A.cuStreamWaitEvent(S2, E2, 0), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuStreamSynchronize(S2), CUDA_SUCCESS);
+  // The wrong context, flags, stream or handle.
+  EXPECT_EQ(A.cuEventRecord(E1, S2), 201);        // device 1's event on device 2's stream
+  EXPECT_EQ(A.cuStreamWaitEvent(S1, E2, 0), 201); // device 1's stream from device 2
+  EXPECT_EQ(A.cuStreamWaitEvent(S2, E1, 1), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(A.cuEventRecord(E2, nullptr), 801);
+  EXPECT_EQ(A.cuEventRecord(reinterpret_cast<CUevent>(Host.data()), S2), 400);
+  use(1);
+  ASSERT_EQ(A.cuMemcpyHtoDAsync(D1, Host.data(), 4096, S1), CUDA_SUCCESS); // 20 ms
+  ASSERT_EQ(A.cuEventRecord(E1, S1), CUDA_SUCCESS);
+  use(2);
+  CUcontext C1, C2;
+  CUdevice Dev;
+  ASSERT_EQ(A.cuDeviceGet(&Dev, 1), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuDevicePrimaryCtxRetain(&C1, Dev), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuDeviceGet(&Dev, 2), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuDevicePrimaryCtxRetain(&C2, Dev), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuStreamWaitEvent(S2, E1, 0), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuMemcpyPeerAsync(D2, C2, D1, C1, 4096, S2), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuStreamSynchronize(S2), CUDA_SUCCESS);
+  std::vector<double> Back(512, 0);
+  ASSERT_EQ(A.cuMemcpyDtoHAsync(Back.data(), D2, 4096, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(Back[0], 3.0) << "the copy from device 1 ran before device 1's own copy";
+  EXPECT_EQ(Back[511], 3.0);
+  EXPECT_EQ(A.cuEventDestroy(E2), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuEventDestroy(E2), 400);
+  EXPECT_EQ(A.cuMemFree(D2), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuStreamDestroy(S2), CUDA_SUCCESS);
+  use(1);
+  EXPECT_EQ(A.cuEventDestroy(E1), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuMemFree(D1), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuStreamDestroy(S1), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuMemHostUnregister(Host.data()), CUDA_SUCCESS);
+}
+
 TEST(CudaEmuTest, PitchedCopiesMoveOnlyTheBox) {
   use(0);
   const DriverApi &A = api();

@@ -42,6 +42,7 @@ SAME_OFFSET(WidthInBytes);
 SAME_OFFSET(Height);
 SAME_OFFSET(Depth);
 static_assert(int(clustrix::rt::cuda::CU_MEMORYTYPE_HOST) == int(::CU_MEMORYTYPE_HOST), "memory type");
+static_assert(unsigned(clustrix::rt::cuda::CU_EVENT_DISABLE_TIMING) == unsigned(::CU_EVENT_DISABLE_TIMING), "event flag");
 static_assert(int(clustrix::rt::cuda::CU_POINTER_ATTRIBUTE_MEMORY_TYPE) == int(::CU_POINTER_ATTRIBUTE_MEMORY_TYPE), "pointer attribute");
 static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) == int(::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT), "attr");
 static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR) == int(::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR), "attr");
@@ -66,6 +67,10 @@ TEST(CudaTest, MissingDriverIsAbsentCleanly) {
 TEST(CudaTest, StubDriverResolvesButFailsToInitialize) {
   DriverApi Api = DriverApi::load(CLUSTRIX_TEST_CUDA_STUB);
   ASSERT_TRUE(Api.Loaded) << Api.Error;
+  // The optional entry points the runtime looks up by name are found by those names.
+  EXPECT_TRUE(Api.hasEvents());
+  EXPECT_NE(Api.cuMemcpyPeerAsync, nullptr);
+  EXPECT_NE(Api.cuPointerGetAttribute, nullptr);
   std::string Err;
   EXPECT_FALSE(CLUSTRIX_CU(Api, Err, cuInit(0)));
   EXPECT_NE(Err.find("cuInit(0) failed at "), std::string::npos) << Err;
