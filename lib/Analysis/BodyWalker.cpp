@@ -555,11 +555,59 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   std::optional<PolyRange> Range;
   double Trips = CostModel::UnknownTrips;
   innerRange(F, IV, Range, Trips);
+  if (IV && !Range && Facts.Ranges.count(IV))
+    refuse(RejectKind::UnsupportedConstruct,
+           "'" + IV->getNameAsString() +
+               "' is the variable of several loops of the body, and this one's range is not "
+               "known; give each loop a variable of its own",
+           F->getForLoc(), "loop here");
+  if (IV && Range) {
+    PolyVar V{IV, IV->getNameAsString(), true};
+    auto Known = Facts.Ranges.find(IV);
+    if (Known != Facts.Ranges.end()) {
+      // A variable declared before the body's loops and run by several of them: every access
+      // through it is bounded by the hull of their ranges (boxes, dependences), and none of
+      // them covers the hull in full.
+      const PolyRange &Old = Known->second;
+      std::optional<Polynomial> Lo, Hi;
+      const bool Same = Old.Lo == Range->Lo && Old.Hi == Range->Hi && !Old.Hull &&
+                        !Old.isLattice() && !Old.isClamped() && !Range->isLattice() &&
+                        !Range->isClamped();
+      if (provablyLessEq(Old.Lo, Range->Lo))
+        Lo = Old.Lo;
+      else if (provablyLessEq(Range->Lo, Old.Lo))
+        Lo = Range->Lo;
+      if (provablyLessEq(Range->Hi, Old.Hi))
+        Hi = Old.Hi;
+      else if (provablyLessEq(Old.Hi, Range->Hi))
+        Hi = Range->Hi;
+      if (Same) {
+        // Loops over the same values (a row filled, then read): as one loop.
+      } else if (!Lo || !Hi) {
+        refuse(RejectKind::UnsupportedConstruct,
+               "'" + IV->getNameAsString() +
+                   "' is the variable of several loops of the body whose ranges cannot be "
+                   "ordered; give each loop a variable of its own",
+               F->getForLoc(), "loop here");
+        Range.reset();
+      } else {
+        PolyRange Merged(*Lo, *Hi);
+        Merged.Base = *Lo;
+        Merged.Hull = true;
+        Range = Merged;
+      }
+    }
+  }
   if (IV && Range) {
     PolyVar V{IV, IV->getNameAsString(), true};
     InnerVars[IV] = V;
     Facts.Ranges[IV] = *Range;
-    R.InnerRanges.push_back({V, *Range});
+    auto Entry = std::find_if(R.InnerRanges.begin(), R.InnerRanges.end(),
+                              [&](const auto &E) { return E.first.Key == V.Key; });
+    if (Entry != R.InnerRanges.end())
+      Entry->second = *Range;
+    else
+      R.InnerRanges.push_back({V, *Range});
   }
   ++CondDepth;
   const bool Ranged = IV && Range;
@@ -577,6 +625,10 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   Facts.Cost.repeat(Mark, Trips);
   MayHaveLeft = SavedLeft;
   RangedLoopDepth -= Ranged;
+  // Past the loop a variable declared before it holds its exit value, outside the range: no
+  // polynomial from there on (a later loop over it registers it again).
+  if (Ranged)
+    InnerVars.erase(IV);
   --CondDepth;
   --BreakDepth;
 }

@@ -1,0 +1,64 @@
+// A variable declared before the loop and run by several inner loops of its body (NPB SP's
+// compute_rhs: `for (i = 1; i <= nx2; i++) ...` then `for (i = 3; i <= nx2 - 2; i++) ...`).
+// Every access through it is bounded by the hull of the loops' ranges, for the boxes a GPU
+// copies and for the dependence test: the second loop's range alone made a GPU copy rows too
+// short (test/EndToEnd/reused-loop-variable.test) and let a racing loop through. Past its loop
+// the variable holds its exit value, which no range bounds: accesses through it are not affine.
+// RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark|note}}:"
+// REQUIRES: compiler
+
+// Two ranges, one inside the other: the hull is the wider.
+void siblings(int n, double (*out)[16], const double (*in)[16]) {
+  int i;
+  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 16); in: out, in; out: out; private: i
+  [[cluster::gpu_parallel]]
+  for (int k = 0; k < n; ++k) {
+    for (i = 1; i < 15; ++i)
+      out[k][i] = in[k][i - 1] + in[k][i + 1];
+    for (i = 3; i < 12; ++i)
+      out[k][i] *= 0.5;
+  }
+}
+
+// With the first loop's range, iterations k and k + 1 write a[2k + i] apart; with the second's
+// alone (i = 0) they would seem to.
+void race(double *a, double *b) {
+  int i;
+  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written in one iteration and written in another: iterations 0 and 1 touch the same element
+  [[cluster::gpu_parallel]]
+  for (int k = 0; k < 100; ++k) {
+    for (i = 0; i < 10; ++i)
+      // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:7: note: written here
+      a[2 * k + i] += k + i;
+    for (i = 0; i < 1; ++i)
+      b[k] = i;
+  }
+}
+
+// Ranges that cannot be ordered (n against m): refused, with a way out.
+void unordered(int n, int m, double (*out)[64]) {
+  int i;
+  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'i' is the variable of several loops of the body whose ranges cannot be ordered; give each loop a variable of its own
+  [[cluster::gpu_parallel]]
+  for (int k = 0; k < 8; ++k) {
+    for (i = 0; i < n; ++i)
+      out[k][i] = 1.0;
+    // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:5: note: loop here
+    for (i = 0; i < m; ++i)
+      // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:7: note: also: 'out' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+      out[k][i] += 2.0;
+  }
+}
+
+// The exit value after the loop (i == 4): not affine.
+void after(double *a, const double *b) {
+  int i;
+  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int k = 0; k < 100; ++k) {
+    for (i = 0; i < 4; ++i)
+      a[k * 8 + i] = b[k * 8 + i] + 1;
+    // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:5: note: written here
+    a[k * 8 + i] = b[k * 8 + i + 1] * 2;
+  }
+}
