@@ -22,6 +22,10 @@ Time, per suite (the "measure" column):
   PolyBench    the kernel's time (-DPOLYBENCH_TIME: the timer around the kernel call)
   Rodinia      the wall time of the process (input generation included: the same serial code in
                both builds)
+  HPCCG        its own total time ("Time Summary: Total"; built with -DWALL in both builds, its
+               timer otherwise sums the CPU time of all threads)
+  XSBench      its own "Runtime" (the simulation, after initialization)
+  NPB          the wall time of the process (class S: its own time is printed to 0.01 s)
 Medians of --reps runs of each build, the two builds alternating (OpenMP first in odd
 repetitions, Clustrix first in even ones). Ratio = OpenMP time / Clustrix time: at least 0.9
 means the conversion runs at 0.9x of OpenMP's speed or better.
@@ -38,9 +42,16 @@ with -DPOLYBENCH_DUMP_ARRAYS and every run's dump of the live-out arrays is comp
 dump of a serial build of the original (no -fopenmp); Rodinia's nw and streamcluster write
 result files, compared with a serial build's (streamcluster's OpenMP original races: its file
 changes from run to run, which the table notes); the other Rodinia programs print nothing to
-compare (or seed their input from the clock).
+compare (or seed their input from the clock). HPCCG, XSBench and NPB: stdout is compared, number
+by number, with a serial build's (HPCCG: its residuals and iteration count; XSBench: its
+verification checksum, which must be equal; NPB: every line but its timers and configuration),
+a number under 1e-12 of the largest in the output (a residual at rounding level) taken as zero;
+a difference of 1e-6 or more is bold unless the OpenMP original's is as large. Each run must
+also print NPB's "Verification = SUCCESSFUL", XSBench's checksum (it exits with 1 for a
+checksum that is not a default-sized run's: accepted), HPCCG's final residual.
 
 usage: bench/reach/compare.py --rodinia DIR --prk DIR --babelstream DIR --polybench DIR
+       [--hpccg DIR] [--xsbench DIR] [--npb DIR]
        [--build DIR] [--reps N] [--only NAME ...] [--quick] [--out FILE] [--work DIR]
        [--jobs N] [--no-why]
 --quick: tiny sizes, one repetition, and (without --only) a few programs per suite.
@@ -66,13 +77,13 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import reach  # noqa: E402  (the suites, their programs and flags)
 
-SUITE_ORDER = ["prk", "babelstream", "polybench", "rodinia"]
+SUITE_ORDER = ["prk", "babelstream", "polybench", "rodinia", "hpccg", "xsbench", "npb"]
 
 
 def P(suite, name, **kw):
     d = {"suite": suite, "name": name, "extra_units": [], "libs": [], "defs": [],
          "args": [], "quick_args": None, "measure": None, "check": None, "quick_set": False,
-         "skip": None}
+         "skip": None, "ok_status": (0,)}
     d.update(kw)
     return d
 
@@ -156,6 +167,36 @@ PROGRAMS = [
       quick_args=["10", "20", "16", "1024", "1024", "100", "none", "output.txt", "2"],
       measure="wall", check=("file", "output.txt")),
 ]
+# HPCCG, XSBench, NPB: the output checked is stdout, against a serial build's:
+# ("stdout", KEEP, DROP, REQUIRED): the lines that match KEEP (every line when None) and not
+# DROP are compared, number by number; every run of every build must print REQUIRED.
+HPCCG_CHECK = ("stdout", r"Residual|residual|iterations", None, r"Final residual")
+XSBENCH_CHECK = ("stdout", r"Verification checksum", None, r"Verification checksum: \d+")
+# NPB prints its configuration, timers and thread count besides its results and verification
+# values: those lines are not compared.
+NPB_CHECK = ("stdout", None, r"Time|time|Mop/s|[Tt]hreads|Compile|Compiler|CC |CLINK|C_LIB|C_INC|"
+             r"CFLAGS|RAND|Version|version|OpenMP|SMP|NPB|Benchmark Completed",
+             r"Verification\s*=\s*SUCCESSFUL")
+PROGRAMS += [
+    # HPCCG nx ny nz: a 27-point problem of nx*ny*nz rows, at most 150 CG iterations. -DWALL:
+    # its timer in wall time (its default is CPU time, all threads summed).
+    P("hpccg", "HPCCG", args=["40", "40", "40"], quick_args=["20", "20", "20"], defs=["-DWALL"],
+      measure="hpccg", check=HPCCG_CHECK, quick_set=True),
+    # The event-based simulation with its optimized kernel (-k 1): its sampling loop is the one
+    # loop Clustrix accepts; -t 2: XSBench sets its thread count itself (default: every core).
+    P("xsbench", "openmp-threading",
+      args=["-t", "2", "-s", "small", "-m", "event", "-k", "1", "-l", "1000000"],
+      quick_args=["-t", "2", "-s", "small", "-m", "event", "-k", "1", "-l", "100000"],
+      measure="xsbench", check=XSBENCH_CHECK, libs=["-lm"], quick_set=True,
+      # It exits with 1 when its checksum is not the one of a default-sized run.
+      ok_status=(0, 1)),
+] + [
+    # NPB: the class is fixed when its npbparams.hpp is generated (reach.NPB_CLASS, S); wall
+    # time, as its own time is printed to 0.01 s.
+    P("npb", b, extra_units=["../common/c_print_results.cpp", "../common/c_randdp.cpp",
+                             "../common/c_timers.cpp", "../common/wtime.cpp"],
+      measure="wall", check=NPB_CHECK, libs=["-lm"], quick_set=b in ("EP", "CG"))
+    for b in ("EP", "CG", "MG", "FT", "IS", "BT", "SP", "LU")]
 RODINIA_SKIPPED = {
     "b+tree": "input missing: data/b+tree/mil.txt and command.txt are not in the snapshot",
     "bfs": "input missing: data/bfs/graph1MW_6.txt",
@@ -171,7 +212,8 @@ RODINIA_SKIPPED = {
     "mummergpu": "its driver is CUDA (mummergpu.cu): needs nvcc to build, even for the CPU run",
 }
 MEASURES = {"prk": "own avg/iteration", "babelstream": "own kernel sum", "polybench":
-            "own kernel time", "wall": "wall"}
+            "own kernel time", "wall": "wall", "hpccg": "own total time",
+            "xsbench": "own runtime"}
 
 
 def polybench_programs(root):
@@ -288,6 +330,12 @@ def measure(prog, out, wall):
     if m == "polybench":
         r = re.findall(r"^\s*" + FLOAT + r"\s*$", text, re.M)
         return float(r[-1]) if r else None
+    if m == "hpccg":
+        r = re.search(r"^Time Summary:.*?^\s*Total\s*:\s*" + FLOAT, text, re.M | re.S)
+        return float(r.group(1)) if r else None
+    if m == "xsbench":
+        r = re.search(r"^Runtime:\s*" + FLOAT + r"\s*seconds", text, re.M)
+        return float(r.group(1)) if r else None
     return wall
 
 
@@ -311,6 +359,33 @@ def compare_dumps(ref, got):
     return worst
 
 
+STDOUT_TOL = 1e-6
+
+
+def compare_numbers(ref, got):
+    """Like compare_dumps, for a program's printed results: a number whose magnitude is under
+    1e-12 of the largest in ref (a residual at rounding level) is taken as zero in both."""
+    if ref == got:
+        return "equal"
+    a, b = numbers(ref), numbers(got)
+    if len(a) != len(b):
+        return None
+    floor = 1e-12 * max([abs(x) for x in a if x == x and abs(x) != float("inf")] or [0.0])
+    worst = 0.0
+    for x, y in zip(a, b):
+        if x != y and max(abs(x), abs(y)) >= floor:
+            worst = max(worst, abs(x - y) / max(abs(x), abs(y), 1e-300))
+    return worst
+
+
+def stdout_lines(prog, out):
+    """The lines of a run's stdout that a ("stdout", KEEP, DROP, REQUIRED) check compares."""
+    _, keep, drop, _ = prog["check"]
+    return b"\n".join(l for l in out.splitlines()
+                      if (keep is None or re.search(keep.encode(), l)) and
+                      not (drop and re.search(drop.encode(), l)))
+
+
 def run_once(prog, variant, binary, rundir, extra_env=None, err_file=None):
     """One run; with err_file, stderr goes to that file (fully buffered through stdbuf: a
     PolyBench dump is millions of fprintf calls on an unbuffered stderr) and is not kept."""
@@ -328,18 +403,21 @@ def run_once(prog, variant, binary, rundir, extra_env=None, err_file=None):
     if len(err) > 1 << 26:
         err = err[:1 << 26]
     return {"rc": rc, "out": out, "err": err, "wall": wall,
-            "time": measure(prog, out, wall) if rc == 0 else None}
+            "time": measure(prog, out, wall) if rc in prog["ok_status"] else None}
 
 
 def self_check(prog, r):
     """None when the run passes the program's own check, else a reason."""
     text = (r["out"] + r["err"]).decode(errors="replace")
-    if r["rc"] != 0:
+    if r["rc"] not in prog["ok_status"]:
         return "exit status %d" % r["rc"]
     if prog["check"] == "prk" and "Solution validates" not in text:
         return "PRK: no 'Solution validates'"
     if prog["check"] == "babelstream" and re.search(r"Validation failed|error", text, re.I):
         return "BabelStream: validation failed"
+    if (isinstance(prog["check"], tuple) and prog["check"][0] == "stdout" and
+            not re.search(prog["check"][3], text)):
+        return "no '%s' in its output" % prog["check"][3]
     if r["time"] is None:
         return "no time in the output"
     return None
@@ -535,6 +613,17 @@ def main():
         sys.exit("compare: name at least one suite's source folder")
     work = os.path.abspath(args.work or os.path.join(ROOT, "bench", "results", "compare"))
     os.makedirs(work, exist_ok=True)
+    # Suites whose build generates files first (NPB's npbparams.hpp): the originals are built
+    # from a copy in the work folder, prepared as reach.py prepares its converted copy.
+    for s in list(roots):
+        if reach.SUITES[s].get("prepare"):
+            dst = os.path.join(work, "orig", s)
+            if os.path.isdir(dst):
+                shutil.rmtree(dst)
+            shutil.copytree(roots[s], dst, symlinks=True)
+            for problem in reach.SUITES[s]["prepare"](roots[s], dst):
+                print("compare: %s: %s" % (s, problem), flush=True)
+            roots[s] = dst
 
     # The programs.
     progs = [dict(p) for p in PROGRAMS if p["suite"] in roots]
@@ -692,6 +781,44 @@ def main():
                 agree += " (OpenMP: %s)" % say(worst["omp"], False)
             if p["fix"]:
                 agree += " (OpenMP without its races: %s)" % say(worst["ompfix"], True)
+            if problems:
+                agree += "; " + "; ".join(problems)
+        elif isinstance(p["check"], tuple) and p["check"][0] == "stdout":
+            # The compared lines of stdout, of every run, against the serial build's.
+            r = run_once(p, "serial", p["bins"]["serial"], os.path.join(work, "run", tag, "serial"))
+            c = self_check(p, r)
+            if c:
+                problems.append("serial: %s" % c)
+            ref = stdout_lines(p, r["out"])
+            worst = {}   # per build: "equal", the largest relative difference, or None
+            for v in runs:
+                for x in runs[v]:
+                    d, w = compare_numbers(ref, stdout_lines(p, x["out"])), worst.get(v, "equal")
+                    if d is None or w is None:
+                        worst[v] = None
+                    elif d != "equal":
+                        worst[v] = max(d, w if isinstance(w, float) else 0.0)
+                    else:
+                        worst[v] = w
+
+            def say(d):
+                if d == "equal":
+                    return "= serial"
+                if d is None:
+                    return "differs from serial"
+                if d == 0.0:
+                    return "= serial (rounding-level residuals aside)"
+                return ("= serial within %.0e" if d < STDOUT_TOL else
+                        "differs from serial (rel. %.1e)") % d
+            dc, do = worst["clx"], worst["omp"]
+            agree = ("output " + say(dc)) if ref else "no output to compare"
+            # A difference of STDOUT_TOL or more is bold, unless the OpenMP original's own
+            # differs by at least a tenth of it (a reduction's rounding in another order).
+            if dc is None or (dc != "equal" and dc >= STDOUT_TOL and not (
+                    isinstance(do, float) and dc <= 10 * do)):
+                agree = "**%s**" % agree
+            if do != "equal":
+                agree += " (OpenMP: %s)" % say(do)
             if problems:
                 agree += "; " + "; ".join(problems)
         elif isinstance(p["check"], tuple):

@@ -6,7 +6,10 @@ The programs are fetched by the user (never stored in this repository) and named
 
   Rodinia 3.1 (its openmp/ folder), the Parallel Research Kernels (ParRes/Kernels: Cxx11 and C1z
   OpenMP kernels), BabelStream (UoB-HPC/BabelStream, src/omp), PolyBench-ACC's OpenMP PolyBench/C
-  (cavazos-lab/PolyBench-ACC, OpenMP/).
+  (cavazos-lab/PolyBench-ACC, OpenMP/), HPCCG (Mantevo/HPCCG, built with -DUSING_OMP), XSBench
+  (ANL-CESAR/XSBench, openmp-threading/), the NAS Parallel Benchmarks in C++ (GMAP/NPB-CPP,
+  NPB-OMP/: EP, CG, MG, FT, IS, BT, SP, LU; each benchmark's npbparams.hpp is generated in the
+  work copy for class S by the suite's own sys/setparams, as its makefile does).
 
 Each suite's tree is copied (source files only) into a work folder, every file is converted, and
 `clustrix-rewrite --report` is run on each translation unit of each program with the flags its
@@ -31,7 +34,8 @@ Conversion rules (mechanical; the line count of every file is kept, so lines are
      "not converted", with the reason. An orphaned `#pragma omp for` (in a function called from
      a region: PRK's stencil headers) converts like rule 1.
   3. A worksharing loop whose own text calls omp_get_thread_num, or with an `ordered` clause
-     (a doacross loop), is not converted either. `target`/`teams` directives and `declare`
+     (a doacross loop), or that holds `#pragma omp flush` (a doacross loop made by hand, its
+     iterations spinning on flags: NPB LU's blts/buts), is not converted either. `target`/`teams` directives and `declare`
      directives are left as they are (without -fopenmp they are ignored pragmas); standalone
      `#pragma omp simd` lines are blanked.
   4. PRK spells its pragmas through macros of prk_openmp.h, alone on their lines
@@ -53,7 +57,7 @@ compiled", outside the totals. Refusals are classified by cause from their messa
 classes are heuristics of this script, not kinds of the compiler (the report's kind is shown too).
 
 usage: bench/reach/reach.py [--rodinia DIR] [--prk DIR] [--babelstream DIR] [--polybench DIR]
-       [--source SUITE=DIR ...] [--build DIR] [--work DIR] [--jobs N] [--json FILE]
+       [--hpccg DIR] [--xsbench DIR] [--npb DIR] [--source SUITE=DIR ...] [--build DIR] [--work DIR] [--jobs N] [--json FILE]
        [--only PROGRAM ...] [--markdown FILE]
 
 DIR is the repository's root (or the suite's own folder: rodinia/openmp, Kernels, ...).
@@ -162,7 +166,44 @@ SUITES = {
         "marker": "utilities/polybench.h",
         "programs": None,  # every kernel: found in the tree
     },
+    "hpccg": {
+        "title": "HPCCG (Mantevo, OpenMP)",
+        "subdir": ["."],
+        "marker": "HPC_sparsemv.cpp",
+        # Its makefile's OpenMP configuration: USE_OMP = -DUSING_OMP (its pragmas sit under
+        # #ifdef USING_OMP); every unit of its TEST_CPP list.
+        "programs": [
+            ("HPCCG", ".", ["main.cpp", "generate_matrix.cpp", "read_HPC_row.cpp",
+                            "compute_residual.cpp", "mytimer.cpp", "dump_matlab_matrix.cpp",
+                            "HPC_sparsemv.cpp", "HPCCG.cpp", "waxpby.cpp", "ddot.cpp",
+                            "make_local_matrix.cpp", "exchange_externals.cpp",
+                            "YAML_Element.cpp", "YAML_Doc.cpp"], CXX + ["-DUSING_OMP"]),
+        ],
+    },
+    "xsbench": {
+        "title": "XSBench (ANL-CESAR, openmp-threading)",
+        "subdir": ["openmp-threading", "."],
+        "marker": "XSbench_header.h",
+        # Its makefile with OPENMP=yes: -std=gnu99 -DOPENMP.
+        "programs": [
+            ("openmp-threading", ".", ["Main.c", "io.c", "Simulation.c", "GridInit.c",
+                                       "XSutils.c", "Materials.c"], C + ["-DOPENMP"]),
+        ],
+    },
+    "npb": {
+        "title": "NAS Parallel Benchmarks (NPB-CPP, NPB-OMP)",
+        "subdir": ["NPB-OMP", "."],
+        "marker": "common/npb-CPP.hpp",
+        # Each benchmark's unit; the common units (c_print_results.cpp, c_randdp.cpp,
+        # c_timers.cpp, wtime.cpp) hold no OpenMP loop. npbparams.hpp is generated in the work
+        # copy (npb_prepare).
+        "programs": [(b, b, [b.lower() + ".cpp"], CXX + ["-I../common"])
+                     for b in ("EP", "CG", "MG", "FT", "IS", "BT", "SP", "LU")],
+        "prepare": lambda src, dst: npb_prepare(src, dst),
+    },
 }
+# NPB's problem class: npbparams.hpp of each benchmark is generated for it.
+NPB_CLASS = "S"
 
 PRK_MACROS = {
     "OMP_PARALLEL": "parallel", "OMP_FOR": "for", "OMP_FOR_SIMD": "for simd",
@@ -428,6 +469,49 @@ def line_of(text, pos):
     return text.count("\n", 0, pos) + 1
 
 
+DECL_START = re.compile(r"\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:double|float|int|long|"
+                        r"short|char|bool|boolean|dcomplex|size_t)\b")
+
+
+def thread_private_names(text, d, enclosing, kind):
+    """Names each OpenMP thread has its own copy of in the original loop, which the conversion
+    makes shared: those of its private/firstprivate/lastprivate clauses, and the arrays declared
+    (not static) before the loop in the body of the parallel region that encloses it, or, for an
+    orphaned `omp for` (each thread of the caller's region calls the function), in the body of
+    its function. Heuristic (the declarations are found by their text)."""
+    names = set()
+    for name, arg in clause_list(d.clauses):
+        if name in ("private", "firstprivate", "lastprivate") and arg:
+            names.update(v.strip() for v in arg.split(","))
+    if enclosing:
+        body_start = enclosing[-1].stmt
+    elif kind.startswith("for"):
+        # The function body: the outermost '{' open at the directive.
+        depth, body_start = 0, None
+        for pos in code_chars(text, 0):
+            if pos >= d.start:
+                break
+            c = text[pos]
+            if c == "{":
+                if depth == 0:
+                    body_start = pos
+                depth += 1
+            elif c == "}":
+                depth = max(0, depth - 1)
+        if body_start is None or depth == 0:
+            return sorted(names)
+    else:
+        return sorted(names)
+    prefix = strip_comments(text[body_start:d.start]).lstrip("{")
+    prefix = re.sub(r"^[ \t]*#.*$", "", prefix, flags=re.M)
+    for stmt in re.split(r"[;{}]", prefix):
+        if not DECL_START.match(stmt) or re.match(r"\s*static\b", stmt):
+            continue
+        stmt = re.sub(r"=[^,]*", "", stmt)   # initializers
+        names.update(re.findall(r"\b([A-Za-z_]\w*)\s*\[", stmt))
+    return sorted(names)
+
+
 def convert(text):
     """Returns (new text, loops) where loops lists every worksharing loop found: dicts with
     pragma_line, for_line, converted (bool), reason (when not), pragma text."""
@@ -474,12 +558,15 @@ def convert(text):
             reason = "the loop uses thread ids"
         if not reason and any(n == "ordered" for n, _ in clause_list(d.clauses)):
             reason = "'ordered' clause (doacross loop)"
+        if not reason and re.search(r"^[ \t]*#[ \t]*pragma[ \t]+omp[ \t]+flush\b", loop_text, re.M):
+            reason = "the loop waits on flags with '#pragma omp flush' (a hand-made doacross loop)"
         m = WORD.match(text, d.stmt)
         if not reason and not (m and m.group(0) == "for"):
             reason = "the directive is not followed by a 'for' loop"
         entry = {"pragma_line": line_of(text, d.start), "for_line": line_of(text, d.stmt),
                  "pragma": "omp " + d.text, "converted": reason is None, "reason": reason,
-                 "in_region": bool(enclosing), "_text": loop_text}
+                 "in_region": bool(enclosing), "_text": loop_text,
+                 "_private": thread_private_names(text, d, enclosing, k)}
         if reason is None:
             attr, dropped = attribute(d.clauses)
             entry["attribute"] = attr
@@ -537,6 +624,37 @@ def programs_of(name, root):
     return progs
 
 
+def npb_prepare(src, dst, cls=None):
+    """Generates each NPB benchmark's npbparams.hpp in the copied tree dst, as its makefile's
+    `config` target does: sys/setparams (compiled from the suite's setparams.cpp) run in the
+    benchmark's folder with its name and the class; it reads ../config/make.def. Returns a
+    list of problems (empty when every header was written)."""
+    cls = cls or NPB_CLASS
+    problems = []
+    mk = os.path.join(dst, "config", "make.def")
+    if not os.path.exists(mk) and os.path.exists(os.path.join(src, "config", "make.def")):
+        os.makedirs(os.path.dirname(mk), exist_ok=True)
+        shutil.copyfile(os.path.join(src, "config", "make.def"), mk)
+    cxx = next((c for c in ("clang++-19", "clang++", "g++", "c++") if shutil.which(c)), None)
+    if cxx is None:
+        return ["no C++ compiler to build sys/setparams"]
+    tool = os.path.join(dst, "sys", "setparams")
+    os.makedirs(os.path.dirname(tool), exist_ok=True)
+    p = subprocess.run([cxx, "-fopenmp", "-o", tool, os.path.join(src, "sys", "setparams.cpp")],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return ["sys/setparams.cpp does not compile: " + (p.stderr.strip().splitlines() or
+                                                          ["?"])[-1]]
+    for name, folder, _, _ in SUITES["npb"]["programs"]:
+        d = os.path.join(dst, folder)
+        if not os.path.isdir(d):
+            continue
+        p = subprocess.run([tool, name.lower(), cls], cwd=d, capture_output=True, text=True)
+        if p.returncode != 0 or not os.path.exists(os.path.join(d, "npbparams.hpp")):
+            problems.append("setparams %s %s: %s" % (name, cls, (p.stdout + p.stderr).strip()))
+    return problems
+
+
 def copy_sources(src, dst):
     for dirpath, dirnames, filenames in os.walk(src):
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
@@ -580,12 +698,20 @@ def include_closure(units, incdirs):
 # Causes of refusals
 # ---------------------------------------------------------------------------------------------
 
-def classify(reason, loop_text):
+def classify(reason, loop_text, private=()):
     """A cause class for a refusal, from its first reason's kind and message and the loop's
-    text. Heuristic: docs/testing.md gives the hand-checked class of each loop."""
+    text; private: the names each thread of the OpenMP original has its own copy of
+    (thread_private_names). Heuristic: docs/testing.md gives the hand-checked class of each
+    loop."""
     msg = reason.get("message", "")
     kind = reason.get("kind", "")
     names = re.findall(r"'([A-Za-z_]\w*)'", msg)
+    if (kind == "array-dependence" and names and names[0] in private and
+            "the subscripts do not depend on the loop variable" in msg):
+        return ("per-thread scratch array (private in the OpenMP original: a private clause, "
+                "or a local of its region or of an orphaned omp for's function)")
+    if kind == "carried-scalar" and "must be a local variable of the function" in msg:
+        return "reduction variable not a local (static or global)"
     if kind == "not-in-main-file":
         return "loop in an included header"
     if kind == "template":
@@ -710,6 +836,9 @@ def main():
         dst = os.path.join(work, s)
         shutil.rmtree(dst, ignore_errors=True)
         copy_sources(roots[s], dst)
+        if SUITES[s].get("prepare"):
+            for problem in SUITES[s]["prepare"](roots[s], dst):
+                sys.stderr.write("reach: %s: %s\n" % (s, problem))
         for dirpath, _, filenames in os.walk(dst):
             for f in filenames:
                 if not f.endswith(SOURCE_EXT):
@@ -777,7 +906,7 @@ def main():
         loops = []
         for f in prog["files"]:
             for lp in conversions.get(f, []):
-                e = {k: v for k, v in lp.items() if k != "_text"}
+                e = {k: v for k, v in lp.items() if k not in ("_text", "_private")}
                 e["file"] = os.path.relpath(f, os.path.join(work, prog["suite"]))
                 recs = decisions.pop((f, lp["for_line"]), [])
                 key = (prog["suite"], f, lp["for_line"])
@@ -800,7 +929,8 @@ def main():
                         e["reasons"] = r.get("reasons", [])
                         e["refused_instantiations"] = [x.get("instantiation") for x in refused
                                                        if x.get("instantiation")]
-                        e["cause"] = (classify(e["reasons"][0], lp["_text"]) if e["reasons"]
+                        e["cause"] = (classify(e["reasons"][0], lp["_text"], lp["_private"])
+                                      if e["reasons"]
                                       else "other")
                 loops.append(e)
         prog["loops"] = loops
