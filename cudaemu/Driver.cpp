@@ -604,21 +604,32 @@ EMU_API CUresult cuEventDestroy_v2(CUevent E) {
   return Emulator::get()->destroyEvent(E) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
-// The stream of each call must belong to the current context (for cuEventRecord, the event
-// too), which CUDA requires of the event and the stream at least: a runtime that switches
-// contexts as these calls need runs alike on a real driver.
-EMU_API CUresult cuEventRecord(CUevent E, CUstream S) {
-  count(DriverCall::EventRecord, CurrentContext);
-  Device *D;
+namespace {
+/// What cuEventRecord and cuStreamWaitEvent check first: a context current, a known event and
+/// a stream of the current context's device (CUDA requires the stream's and the event's
+/// context to match for a record; requiring the current one too makes a runtime that switches
+/// contexts for these calls run alike on a real driver). The null stream is not emulated here.
+CUresult eventCall(CUevent E, CUstream S, Device *&D, std::shared_ptr<Event> &Ev, Stream *&St) {
   if (CUresult R = current(D))
     return R;
-  std::shared_ptr<Event> Ev = Emulator::get()->findEvent(E);
-  auto *St = reinterpret_cast<Stream *>(S);
+  Ev = Emulator::get()->findEvent(E);
+  St = reinterpret_cast<Stream *>(S);
   if (!Ev)
     return CUDA_ERROR_INVALID_HANDLE;
   if (!St)
-    return CUDA_ERROR_NOT_SUPPORTED; // the legacy default stream is not emulated here
-  if (&St->device() != D || &Ev->device() != D)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  return &St->device() == D ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+} // namespace
+
+EMU_API CUresult cuEventRecord(CUevent E, CUstream S) {
+  count(DriverCall::EventRecord, CurrentContext);
+  Device *D;
+  std::shared_ptr<Event> Ev;
+  Stream *St;
+  if (CUresult R = eventCall(E, S, D, Ev, St))
+    return R;
+  if (&Ev->device() != D)
     return CUDA_ERROR_INVALID_CONTEXT;
   uint64_t N = Ev->record();
   St->enqueue([Ev, N] { Ev->done(N); }); // reached even on a lost device: waiters never hang
@@ -628,19 +639,13 @@ EMU_API CUresult cuEventRecord(CUevent E, CUstream S) {
 EMU_API CUresult cuStreamWaitEvent(CUstream S, CUevent E, unsigned Flags) {
   count(DriverCall::StreamWaitEvent, CurrentContext);
   Device *D;
-  if (CUresult R = current(D))
+  std::shared_ptr<Event> Ev;
+  Stream *St;
+  if (CUresult R = eventCall(E, S, D, Ev, St))
     return R;
-  std::shared_ptr<Event> Ev = Emulator::get()->findEvent(E);
-  auto *St = reinterpret_cast<Stream *>(S);
-  if (!Ev)
-    return CUDA_ERROR_INVALID_HANDLE;
-  if (!St)
-    return CUDA_ERROR_NOT_SUPPORTED;
   if (Flags != 0)
     return CUDA_ERROR_INVALID_VALUE;
-  if (&St->device() != D)
-    return CUDA_ERROR_INVALID_CONTEXT;
-  if (uint64_t N = Ev->last())
+  if (uint64_t N = Ev->last()) // another device's event too
     St->enqueue([Ev, N] { Ev->waitFor(N); });
   return CUDA_SUCCESS;
 }

@@ -544,6 +544,31 @@ void BodyWalker::noteRecord(const RecordDecl *RD) {
 
 // --- Inner loops --------------------------------------------------------------------------------
 
+/// The range of a variable that two loops run over, A's then B's: the same range when they
+/// take the same values, else the hull of both (PolyRange::Hull: no loop covers it in full),
+/// or none when their bounds cannot be ordered.
+static std::optional<PolyRange> hullOf(const PolyRange &A, const PolyRange &B) {
+  auto Plain = [](const PolyRange &X) { return !X.Hull && !X.isLattice() && !X.isClamped(); };
+  if (A.Lo == B.Lo && A.Hi == B.Hi && Plain(A) && Plain(B))
+    return B; // a row filled, then read: as one loop
+  std::optional<PolyRange> H(std::in_place);
+  if (provablyLessEq(A.Lo, B.Lo))
+    H->Lo = A.Lo;
+  else if (provablyLessEq(B.Lo, A.Lo))
+    H->Lo = B.Lo;
+  else
+    return std::nullopt;
+  if (provablyLessEq(B.Hi, A.Hi))
+    H->Hi = A.Hi;
+  else if (provablyLessEq(A.Hi, B.Hi))
+    H->Hi = B.Hi;
+  else
+    return std::nullopt;
+  H->Base = H->Lo;
+  H->Hull = true;
+  return H;
+}
+
 void BodyWalker::walkInnerFor(const ForStmt *F) {
   Facts.Cost.note(Event::Statement);
   Facts.Cost.note(Event::InnerLoop);
@@ -555,48 +580,19 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   std::optional<PolyRange> Range;
   double Trips = CostModel::UnknownTrips;
   innerRange(F, IV, Range, Trips);
-  if (IV && !Range && Facts.Ranges.count(IV))
-    refuse(RejectKind::UnsupportedConstruct,
-           "'" + IV->getNameAsString() +
-               "' is the variable of several loops of the body, and this one's range is not "
-               "known; give each loop a variable of its own",
-           F->getForLoc(), "loop here");
-  if (IV && Range) {
-    PolyVar V{IV, IV->getNameAsString(), true};
-    auto Known = Facts.Ranges.find(IV);
-    if (Known != Facts.Ranges.end()) {
-      // A variable declared before the body's loops and run by several of them: every access
-      // through it is bounded by the hull of their ranges (boxes, dependences), and none of
-      // them covers the hull in full.
-      const PolyRange &Old = Known->second;
-      std::optional<Polynomial> Lo, Hi;
-      const bool Same = Old.Lo == Range->Lo && Old.Hi == Range->Hi && !Old.Hull &&
-                        !Old.isLattice() && !Old.isClamped() && !Range->isLattice() &&
-                        !Range->isClamped();
-      if (provablyLessEq(Old.Lo, Range->Lo))
-        Lo = Old.Lo;
-      else if (provablyLessEq(Range->Lo, Old.Lo))
-        Lo = Range->Lo;
-      if (provablyLessEq(Range->Hi, Old.Hi))
-        Hi = Old.Hi;
-      else if (provablyLessEq(Old.Hi, Range->Hi))
-        Hi = Range->Hi;
-      if (Same) {
-        // Loops over the same values (a row filled, then read): as one loop.
-      } else if (!Lo || !Hi) {
-        refuse(RejectKind::UnsupportedConstruct,
-               "'" + IV->getNameAsString() +
-                   "' is the variable of several loops of the body whose ranges cannot be "
-                   "ordered; give each loop a variable of its own",
-               F->getForLoc(), "loop here");
-        Range.reset();
-      } else {
-        PolyRange Merged(*Lo, *Hi);
-        Merged.Base = *Lo;
-        Merged.Hull = true;
-        Range = Merged;
-      }
-    }
+  if (IV && Facts.Ranges.count(IV)) {
+    // A variable declared before the body's loops and run by several of them: every access
+    // through it is bounded by the hull of their ranges (boxes, dependences).
+    std::optional<PolyRange> Hull;
+    if (Range)
+      Hull = hullOf(Facts.Ranges[IV], *Range);
+    if (!Hull)
+      refuse(RejectKind::UnsupportedConstruct,
+             "'" + IV->getNameAsString() + "' is the variable of several loops of the body" +
+                 (Range ? " whose ranges cannot be ordered" : ", and this one's range is not known") +
+                 "; give each loop a variable of its own",
+             F->getForLoc(), "loop here");
+    Range = Hull;
   }
   if (IV && Range) {
     PolyVar V{IV, IV->getNameAsString(), true};

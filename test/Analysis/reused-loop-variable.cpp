@@ -62,3 +62,18 @@ void after(double *a, const double *b) {
     a[k * 8 + i] = b[k * 8 + i + 1] * 2;
   }
 }
+
+// A second loop whose range is not known (i doubles): refused, with the same way out.
+void unknownRange(double (*out)[64]) {
+  int i;
+  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'i' is the variable of several loops of the body, and this one's range is not known; give each loop a variable of its own
+  [[cluster::gpu_parallel]]
+  for (int k = 0; k < 8; ++k) {
+    for (i = 0; i < 8; ++i)
+      out[k][i] = 1.0;
+    // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:5: note: loop here
+    for (i = 1; i < 64; i = 2 * i)
+      // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:7: note: also: 'out' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+      out[k][i] += 2.0;
+  }
+}

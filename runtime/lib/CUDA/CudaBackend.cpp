@@ -796,15 +796,8 @@ bool CudaMemory::confirmSources(std::string &Err) {
         X->Lost = true;
     }
     if (!Ok) {
-      std::string Which = "a device";
-      {
-        std::lock_guard<std::mutex> G(StatesM);
-        for (auto &[Ord, St] : states())
-          if (St.get() == X)
-            Which = "cuda" + std::to_string(Ord);
-      }
       S.Lost = true;
-      Err = "took data from " + Which + ", which failed";
+      Err = "took data from " + X->Memory->name() + ", which failed";
       return false;
     }
   }

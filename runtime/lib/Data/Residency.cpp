@@ -534,10 +534,14 @@ bool Table::syncToHost(uintptr_t B, uintptr_t E, std::string &Err, bool Drop) {
   return true;
 }
 
-std::string Table::namesIn(uintptr_t B, uintptr_t E) const {
+std::string Table::namesIn(uintptr_t B, uintptr_t E) const { return namesIn({{B, E}}); }
+
+std::string Table::namesIn(const std::vector<std::pair<uintptr_t, uintptr_t>> &Ranges) const {
   std::string Out;
   for (const auto &[NB, V] : Names)
-    if (NB < E && B < V.first && Out.find("'" + V.second + "'") == std::string::npos)
+    if (std::any_of(Ranges.begin(), Ranges.end(),
+                    [&](const auto &R) { return NB < R.second && R.first < V.first; }) &&
+        Out.find("'" + V.second + "'") == std::string::npos)
       Out += (Out.empty() ? "'" : ", '") + V.second + "'";
   return Out.empty() ? "an array" : Out;
 }
@@ -607,18 +611,9 @@ bool Table::releaseAll(std::string &Err, Traffic &Moved) {
   }
   // Named before the names go.
   std::string What;
-  for (const LostCopy &L : Lost) {
-    std::string Arrays;
-    for (const auto &[NB, V] : Names)
-      if (std::any_of(L.Ranges.begin(), L.Ranges.end(),
-                      [&](const auto &R) { return NB < R.second && R.first < V.first; }) &&
-          Arrays.find("'" + V.second + "'") == std::string::npos)
-        Arrays += (Arrays.empty() ? "'" : ", '") + V.second + "'";
-    if (Arrays.empty())
-      Arrays = "an array";
-    What += (What.empty() ? "" : "; ") + Arrays + " (" + L.Device->name() +
+  for (const LostCopy &L : Lost)
+    What += (What.empty() ? "" : "; ") + namesIn(L.Ranges) + " (" + L.Device->name() +
             (L.Why.empty() ? "" : ": " + L.Why) + ")";
-  }
   StaleMap.clear();
   for (auto &[D, P] : Devices)
     for (auto &[HB, Mi] : P.Mirrors)

@@ -154,6 +154,8 @@ private:
   void nameRange(uintptr_t B, uintptr_t E, const char *Name);
   void clearStale(uintptr_t B, uintptr_t E);
   std::string namesIn(uintptr_t B, uintptr_t E) const;
+  /// The arrays any of Ranges touches.
+  std::string namesIn(const std::vector<std::pair<uintptr_t, uintptr_t>> &Ranges) const;
 
   mutable std::mutex M;
   std::map<DeviceMemory *, PerDevice> Devices;
