@@ -2224,6 +2224,41 @@ class Program:
         return self.sp_wrap(b, stmts, ['  %s %s = %s;' % (T, t, lit(T, 1).t)],
                             [self.print_red(Red(t, T, '+', False, True), L.tag)])
 
+    def sp_reuse(self, L):
+        """A variable declared before the loop and run by two inner loops of its body with
+        different ranges (the second may lie inside the first, or reach past it), the first
+        filling a slice of a scratch array from X, the second scaling part of it; 'after' also
+        writes through the variable's exit value; 'overlap' gives the slices a stride smaller
+        than the first loop's length, so that iterations write the same elements (a race the
+        compiler must see with the hull of the two ranges)."""
+        b = self.sp_base(L)
+        if not b:
+            return None
+        r = self.rnd
+        X, T = b[4], b[4].elem
+        iv = L.vars[0]
+        i, hi = iv.name, iv.hi
+        kind = r.choice(['inside', 'past', 'after', 'overlap'])
+        L.tags.add('reused-variable-' + kind)
+        v, w = self.fresh('v'), self.fresh('w')
+        a = r.randint(2, 6)
+        lo2 = r.randint(0, a - 1)
+        hi2 = r.randint(lo2 + 1, a) if kind != 'past' else a + r.randint(1, 3)
+        stride = r.randint(1, a - 1) if kind == 'overlap' else hi2 + 2
+        size = (hi + 1) * stride + max(a, hi2) + 2
+        x = Body.elem_ex(X.at(i), T).t
+        stmts = ['for (%s = 0; %s < %d; ++%s)' % (v, v, a, v),
+                 '  %s[%s * %d + %s] = (double)(%s) + %s;' % (w, i, stride, v, x, v),
+                 'for (%s = %d; %s < %d; ++%s)' % (v, lo2, v, hi2, v),
+                 '  %s[%s * %d + %s] = %s[%s * %d + %s] * 0.5 + 1.0;' % (
+                     w, i, stride, v, w, i, stride, v)]
+        if kind == 'after':
+            stmts += ['%s[%s * %d + %s + 1] = (double)%s;' % (w, i, stride, v, v)]
+        return self.sp_wrap(b, stmts,
+                            ['  std::vector<double> %s(%d);' % (w, size), '  int %s = 0;' % v],
+                            ['  dt_arr("%s %s", %s.data(), %d);' % (L.tag, w, w, size),
+                             self.pr(v, 'int', L.tag)])
+
     def sp_conditional_lvalue(self, L):
         b = self.sp_base(L)
         if not b:
@@ -3364,7 +3399,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # Shapes added later: in normal runs a special loop is one of them with probability LATE_SHARE
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
-                 'clamp', 'gather', 'mirror']
+                 'clamp', 'gather', 'mirror', 'reuse']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
