@@ -539,8 +539,11 @@ class Body:
         if op == 'sqrt':
             return Ex('std::sqrt(std::fabs(%s))' % a.t, ty, max(1.0, a.b ** 0.5), True)
         if op == 'fmin':
-            return Ex('std::%s(%s, %s)' % (r.choice(['fmin', 'fmax']), a.t, b.t), ty,
-                      max(a.b, b.b))
+            # Each operand + 0.0 turns -0.0 into +0.0: which zero fmin/fmax return for zeros of
+            # both signs is the compiler's choice (clang -O0 and -O1 differ on the serial build
+            # itself, as does argument order), so such a program has no one serial output.
+            return Ex('std::%s(%s + 0.0, %s + 0.0)' % (r.choice(['fmin', 'fmax']), paren(a),
+                                                      paren(b)), ty, max(a.b, b.b))
         if op == 'floor':
             return Ex('std::floor(%s)' % a.t, ty, a.b + 1)
         c = self.cond()
