@@ -167,7 +167,7 @@ void delinearizeRegion(Region &Reg, const std::vector<const Access *> &As,
 /// The extent of one variable length: a constant, or an integer variable of Fn that nothing in
 /// Fn changes (so the loop sees the value the length was taken from). Rewritten: Fn's
 /// rewritten variables, scanned at the first need.
-Polynomial variableLength(ASTContext &Ctx, const Expr *Size, const FunctionDecl *Fn,
+Polynomial variableLength(const ASTContext &Ctx, const Expr *Size, const FunctionDecl *Fn,
                           std::optional<std::set<const VarDecl *>> &Rewritten,
                           const std::map<const Decl *, std::string> &Spellings) {
   if (!Size)
@@ -304,3 +304,23 @@ void addGuardRegions(ASTContext &Ctx, const BodyFacts &Facts, LoopResult &R) {
 
 } // namespace analysis
 } // namespace clustrix
+
+std::vector<clustrix::Polynomial>
+clustrix::variableLengths(const ASTContext &Ctx, QualType T, const FunctionDecl *Fn,
+                          const std::map<const Decl *, std::string> &Spellings) {
+  std::optional<std::set<const VarDecl *>> Rewritten;
+  std::vector<clustrix::Polynomial> Out;
+  while (T->isVariablyModifiedType()) {
+    if (const auto *PT = T->getAs<PointerType>()) {
+      T = PT->getPointeeType();
+      continue;
+    }
+    const ArrayType *AT = Ctx.getAsArrayType(T);
+    if (!AT)
+      break;
+    if (const auto *VA = dyn_cast<VariableArrayType>(AT))
+      Out.push_back(analysis::variableLength(Ctx, VA->getSizeExpr(), Fn, Rewritten, Spellings));
+    T = AT->getElementType();
+  }
+  return Out;
+}

@@ -189,6 +189,9 @@ std::string frame(const Region &Reg, const RuntimeDialect &Dialect) {
       E = Dialect.castTo("int64_t", Reg.ExtentText);
     else if (D > 0 && D - 1 < Reg.DimExtents.size())
       E = Dialect.castTo("int64_t", Reg.DimExtents[D - 1].str());
+    else if (D > 0 && Reg.VariableRowLevels > 0 && Rank == Reg.VariableRowLevels + 1 &&
+             D - 1 < Reg.RowExtents.size() && Reg.RowExtents[D - 1].isValid())
+      E = Dialect.castTo("int64_t", Reg.RowExtents[D - 1].str());
     else if (D > 0 && Reg.VariableRowLevels > 0 && Rank == Reg.VariableRowLevels + 1) {
       // The extent of level D of `T (*p)[n][m]`: sizeof one level over sizeof the next.
       std::string Outer = "(" + Reg.Name + ")", Inner;

@@ -66,6 +66,39 @@ std::string clustrix::cDeclaration(QualType T, const std::string &Name,
   return S;
 }
 
+std::vector<std::string> clustrix::variableBounds(QualType T, const std::string &E,
+                                                  const ASTContext &Ctx) {
+  std::vector<std::string> Out;
+  std::string At = E;
+  while (T->isVariablyModifiedType()) {
+    if (const auto *PT = T->getAs<PointerType>()) {
+      At = "(*" + At + ")";
+      T = PT->getPointeeType();
+      continue;
+    }
+    const ArrayType *AT = Ctx.getAsArrayType(T);
+    if (!AT)
+      break;
+    if (isa<VariableArrayType>(AT))
+      Out.push_back("sizeof(" + At + ") / sizeof((" + At + ")[0])");
+    At = "(" + At + ")[0]";
+    T = AT->getElementType();
+  }
+  return Out;
+}
+
+bool clustrix::isPointerArrayChain(QualType T, const ASTContext &Ctx) {
+  while (T->isVariablyModifiedType()) {
+    if (const auto *PT = T->getAs<PointerType>())
+      T = PT->getPointeeType();
+    else if (const ArrayType *AT = Ctx.getAsArrayType(T))
+      T = AT->getElementType();
+    else
+      return false;
+  }
+  return true;
+}
+
 CLoopTypes clustrix::cLoopTypes(const CanonicalLoop &L, const ASTContext &Ctx) {
   QualType Var = L.Var->getType().getCanonicalType().getUnqualifiedType();
   CLoopTypes T{Var, Var, Ctx.IntTy};
@@ -115,25 +148,6 @@ std::string clustrix::cScalarKind(QualType T, const ASTContext &Ctx) {
 
 namespace {
 
-/// The loop-site expressions of the variable bounds of T, the type of the expression E.
-void boundExprs(QualType T, std::string E, const ASTContext &Ctx,
-                std::vector<std::string> &Out) {
-  while (T->isVariablyModifiedType()) {
-    if (const auto *PT = T->getAs<PointerType>()) {
-      E = "(*" + E + ")";
-      T = PT->getPointeeType();
-      continue;
-    }
-    const ArrayType *AT = Ctx.getAsArrayType(T);
-    if (!AT)
-      return;
-    if (isa<VariableArrayType>(AT))
-      Out.push_back("sizeof(" + E + ") / sizeof((" + E + ")[0])");
-    E = "(" + E + ")[0]";
-    T = AT->getElementType();
-  }
-}
-
 /// The variables whose address S takes (`&x`): the loop may write them through a pointer.
 void addressTaken(const Stmt *S, std::set<const VarDecl *> &Out) {
   if (!S)
@@ -145,19 +159,6 @@ void addressTaken(const Stmt *S, std::set<const VarDecl *> &Out) {
           Out.insert(VD);
   for (const Stmt *C : S->children())
     addressTaken(C, Out);
-}
-
-/// Whether T is a chain of pointers and arrays over a type that is not variably modified.
-bool isPointerArrayChain(QualType T, const ASTContext &Ctx) {
-  while (T->isVariablyModifiedType()) {
-    if (const auto *PT = T->getAs<PointerType>())
-      T = PT->getPointeeType();
-    else if (const ArrayType *AT = Ctx.getAsArrayType(T))
-      T = AT->getElementType();
-    else
-      return false;
-  }
-  return true;
 }
 
 } // namespace
@@ -349,7 +350,7 @@ void CCaptureScan::classify() {
     }
     if (C.VariablyModified) {
       QualType Captured = C.K == CCapture::Copy ? T : Ctx.getPointerType(T);
-      boundExprs(Captured, C.K == CCapture::Copy ? Name : "&" + Name, Ctx, C.Bounds);
+      C.Bounds = variableBounds(Captured, C.K == CCapture::Copy ? Name : "&" + Name, Ctx);
     }
     // The type must be nameable at file scope.
     TraverseType(T);

@@ -7,8 +7,10 @@
 #include "clustrix/Rewrite/HostCodeGen.h"
 #include "HostCodeGenShared.h"
 #include "clustrix/AST/LoopNest.h"
+#include "clustrix/Analysis/LoopAnalysis.h"
 #include "clustrix/AST/StatementEnd.h"
 #include "clustrix/Rewrite/BoxCodeGen.h"
+#include "clustrix/Rewrite/CCaptures.h"
 #include "clustrix/Rewrite/DescriptorGen.h"
 #include "clustrix/Rewrite/FileRewriter.h"
 
@@ -46,6 +48,23 @@ void outerBindings(const Stmt *S, const SourceManager &SM, SourceRange Loop,
     }
   for (const Stmt *C : S->children())
     outerBindings(C, SM, Loop, Names);
+}
+
+/// Variables of variably modified type declared outside Loop that it names, in order of first
+/// use.
+void outerVariablyModified(const Stmt *S, const SourceManager &SM, SourceRange Loop,
+                           std::vector<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (V->hasLocalStorage() && V->getType()->isVariablyModifiedType() &&
+          SM.isBeforeInTranslationUnit(SM.getExpansionLoc(V->getLocation()),
+                                       SM.getExpansionLoc(Loop.getBegin())) &&
+          std::find(Out.begin(), Out.end(), V) == Out.end())
+        Out.push_back(V);
+  for (const Stmt *C : S->children())
+    outerVariablyModified(C, SM, Loop, Out);
 }
 
 /// Whether Text contains the identifier Id as a whole word.
@@ -131,8 +150,10 @@ private:
     if (Excluded.count(V) || !V->hasLocalStorage() || isa<DecompositionDecl>(V))
       return false;
     QualType T = V->getType();
+    // A pointer to a variable-length array stays captured by reference: clang cannot generate
+    // code for an init-capture of a variably modified type.
     if (T->isDependentType() || T->isReferenceType() || T.isVolatileQualified() ||
-        !(T->isArithmeticType() || T->isEnumeralType() || T->isPointerType()))
+        T->isVariablyModifiedType() || !(T->isArithmeticType() || T->isEnumeralType() || T->isPointerType()))
       return false;
     if (V->isUsableInConstantExpressions(V->getASTContext()))
       return false; // not captured at all: the body sees the constant
@@ -181,6 +202,40 @@ HostCodeGen::HostCodeGen(const FileRewriter &FR, const Stmt *Loop, const LoopRes
   for (const std::string &Name : Scalars.names())
     if (!Guards.count(Name))
       Copies += ", " + Name + " = " + Name;
+  std::vector<const VarDecl *> Modified;
+  outerVariablyModified(Loop, FR.sourceManager(), Loop->getSourceRange(), Modified);
+  for (size_t I = 0; I < Modified.size(); ++I) {
+    const VarDecl *V = Modified[I];
+    const ASTContext &Ctx = V->getASTContext();
+    QualType T = V->getType();
+    if (!isPointerArrayChain(T, Ctx))
+      continue; // Clang's capture by reference reaches it; GCC has no way to
+    std::string Name = V->getNameAsString();
+    std::string Id = "__clx_vm" + std::to_string(I);
+    // A length the analysis knows (a constant, or a variable nothing changes) is spelled as
+    // such; another is read with sizeof from the variable's type. (GCC 12 fails on two sizeofs
+    // of a type that a `using` alias makes variably modified.)
+    std::vector<std::string> Bounds = variableBounds(Ctx.getPointerType(T), "&" + Name, Ctx);
+    std::vector<Polynomial> Known =
+        variableLengths(Ctx, T, dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()),
+                        R.Spellings);
+    for (size_t B = 0; B < Bounds.size() && B < Known.size(); ++B)
+      if (Known[B].isValid())
+        Bounds[B] = "static_cast<std::size_t>(" + Known[B].str() + ")";
+    std::vector<std::string> BoundNames;
+    VariablyModifiedOutside += "  void *const " + Id + " = (void *)&" + Name + ";\n";
+    for (size_t B = 0; B < Bounds.size(); ++B) {
+      BoundNames.push_back(Id + "_b" + std::to_string(B));
+      VariablyModifiedOutside +=
+          "  const std::size_t " + BoundNames.back() + " = " + Bounds[B] + ";\n";
+      Copies += ", " + BoundNames.back() + " = " + BoundNames.back();
+    }
+    Copies += ", " + Id + " = " + Id;
+    // One typedef: Clang takes two spellings of a variable array type for unrelated types.
+    VariablyModifiedInside += "      typedef " + cDeclaration(T, Id + "_t", BoundNames, Ctx) +
+                              ";\n      " + Id + "_t &" + Name + " = *(" + Id + "_t *)" + Id +
+                              ";\n      (void)" + Name + ";\n";
+  }
   // Whether a header names a guard: by the last identifier of its spelling ("this->n": n), a
   // conservative test (a false match only costs the serial fast path).
   for (const std::string &G : Guards) {
@@ -198,7 +253,8 @@ std::string HostCodeGen::generate() {
   unsigned Line = SM.getSpellingLineNumber(ForLoc), Col = SM.getSpellingColumnNumber(ForLoc);
   std::string S;
   llvm::raw_string_ostream OS(S);
-  OS << "{ /* clustrix: loop at line " << Line << " runs through libclustrix_rt */\n";
+  OS << "{ /* clustrix: loop at line " << Line << " runs through libclustrix_rt */\n"
+     << VariablyModifiedOutside;
   emitIterationSpace(OS);
   // What the compiler proved.
   emitDescriptor(OS, {R, C, K, FR.presumedName(), Line, Col, GuardedHeader});
@@ -281,7 +337,8 @@ void HostCodeGen::emitIterationSpace(llvm::raw_ostream &OS) {
 void HostCodeGen::emitChunkFunction(llvm::raw_ostream &OS) {
   OS << "    auto __clx_chunk = [&" << Captures << Copies
      << "](std::uint64_t __clx_lo, std::uint64_t __clx_hi, "
-        "::clustrix::rt::ChunkContext &__clx_ctx) {\n      (void)__clx_ctx;\n";
+        "::clustrix::rt::ChunkContext &__clx_ctx) {\n      (void)__clx_ctx;\n"
+     << VariablyModifiedInside;
   for (size_t I = 0; I < R.Reductions.size(); ++I)
     OS << "      __clx_r" << I << "_t " << R.Reductions[I].Name
        << " = ::clustrix::rt::partial<__clx_r" << I << "_t>(__clx_ctx, " << I << ");\n"
@@ -466,6 +523,7 @@ void HostCodeGen::emitSerialFallback(llvm::raw_ostream &OS) {
 std::string HostCodeGen::asWritten() const {
   return "[&" + Captures + "]() " +
          (GuardedHeader ? "CLUSTRIX_RT_AS_WRITTEN_GUARDED" : "CLUSTRIX_RT_AS_WRITTEN") + " {" +
+         (VariablyModifiedInside.empty() ? "" : "\n" + VariablyModifiedInside) +
          FR.lineDirective(LoopBegin) + FR.cleanText(LoopBegin, LoopEnd) + "\n    }";
 }
 

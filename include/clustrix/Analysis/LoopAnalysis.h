@@ -38,6 +38,13 @@ struct AnalysisOptions {
 std::string whyFileNotRewritten(const clang::SourceManager &SM, clang::SourceLocation Loc,
                                 const AnalysisOptions &Opts);
 
+/// The lengths of the variable array types along T's chain of pointers and arrays, outermost
+/// first: each a constant, or an integer variable of Fn that nothing in Fn changes (so that at
+/// a loop it still holds the length the type took when declared); invalid where neither.
+std::vector<Polynomial> variableLengths(const clang::ASTContext &Ctx, clang::QualType T,
+                                        const clang::FunctionDecl *Fn,
+                                        const std::map<const clang::Decl *, std::string> &Spellings);
+
 /// Analyzes loops of one translation unit.
 class LoopAnalyzer {
 public:

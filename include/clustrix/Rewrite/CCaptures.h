@@ -77,6 +77,15 @@ void refuseUnlessOutlinable(const clang::FunctionDecl *Enclosing, const clang::S
 std::string cDeclaration(clang::QualType T, const std::string &Name,
                          const std::vector<std::string> &Bounds, const clang::ASTContext &Ctx);
 
+/// The loop-site expressions of the variable bounds of T, the type of the expression E,
+/// outermost first (`sizeof(*E) / sizeof((*E)[0])` for a pointer to `double[n][m]`).
+std::vector<std::string> variableBounds(clang::QualType T, const std::string &E,
+                                        const clang::ASTContext &Ctx);
+
+/// Whether T is a chain of pointers and arrays over a type that is not variably modified: the
+/// variably modified types cDeclaration can write.
+bool isPointerArrayChain(clang::QualType T, const clang::ASTContext &Ctx);
+
 /// The types of one level of a canonical nest in a C translation unit: the induction variable's
 /// (canonical, so that a file-scope function can name it), the comparison's, and the step
 /// expression's as written.

@@ -64,6 +64,11 @@ private:
   /// Init-captures by value of the scalars the body only reads (the chunk function's copies,
   /// which the optimizer keeps in registers): ", n = n".
   std::string Copies;
+  /// Variables of variably modified type declared before the loop (`double (*u)[n][m]`): GCC
+  /// cannot capture them in a lambda, and Clang cannot init-capture them. The block takes each
+  /// one's address and bounds (VariablyModifiedOutside); each lambda declares a reference of the
+  /// same name and type, with those bounds, to the variable (VariablyModifiedInside).
+  std::string VariablyModifiedOutside, VariablyModifiedInside;
 };
 
 } // namespace clustrix
