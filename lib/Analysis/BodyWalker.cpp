@@ -580,6 +580,7 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   std::optional<PolyRange> Range;
   double Trips = CostModel::UnknownTrips;
   innerRange(F, IV, Range, Trips);
+  const bool OwnRange = Range.has_value();
   if (IV && Facts.Ranges.count(IV)) {
     // A variable declared before the body's loops and run by several of them: every access
     // through it is bounded by the hull of their ranges (boxes, dependences).
@@ -607,6 +608,10 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   }
   ++CondDepth;
   const bool Ranged = IV && Range;
+  // (A range of its own that cannot join another loop's is refused above, in those words.)
+  const bool Unranged = IV && !OwnRange && !UnrangedLoops.count(IV);
+  if (Unranged)
+    UnrangedLoops[IV] = F;
   RangedLoopDepth += Ranged;
   if (F->getConditionVariableDeclStmt())
     walkStmt(F->getConditionVariableDeclStmt());
@@ -625,6 +630,8 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   // polynomial from there on (a later loop over it registers it again).
   if (Ranged)
     InnerVars.erase(IV);
+  if (Unranged)
+    UnrangedLoops.erase(IV);
   --CondDepth;
   --BreakDepth;
 }

@@ -100,6 +100,10 @@ struct Access {
   /// (recordAccess makes it partial and the first field).
   const clang::FieldDecl *ElementMember = nullptr;
   bool Affine = true;
+  /// Not affine because a subscript runs over the variable of an inner loop whose range the
+  /// walk could not take (that loop here), for the refusal's words.
+  const clang::VarDecl *UnrangedVar = nullptr;
+  const clang::ForStmt *UnrangedLoop = nullptr;
   /// The root is reached through a pointer, a reference, `this` or a view.
   bool MayAlias = false;
   /// The base is one scalar object addressed through `&` (its only subscript is 0).
@@ -307,6 +311,7 @@ private:
   /// How generated code at the loop names D (spelledName); refuses the loop, once, for a
   /// declaration it cannot name there (or a thread_local one).
   std::string nameOf(const clang::NamedDecl *D, clang::SourceLocation Loc);
+  Polynomial elementSymbol(const clang::ArraySubscriptExpr *AS);
   /// How generated code at the loop reaches member FD of an object of type ObjType: empty
   /// when it may name it, else the pointer-to-member constant of a member it may not name
   /// (noted in LoopResult::PrivateMembers); refuses the loop, once, when neither works.
@@ -353,6 +358,8 @@ private:
   std::map<const clang::VarDecl *, Polynomial> IVPolys;
   std::vector<PolyVar> NormVars;
   std::map<const clang::VarDecl *, PolyVar> InnerVars;
+  /// The variables of the inner loops being walked whose ranges are not known, with each loop.
+  std::map<const clang::VarDecl *, const clang::ForStmt *> UnrangedLoops;
   std::set<const clang::VarDecl *> Locals;
   /// The statements `k = expr;` at the top level of a compound statement of the body (the body
   /// itself, an inner loop's body, a branch) that give an integer private its one value of the

@@ -12,6 +12,7 @@
 
 #include "clustrix/Analysis/Dependence.h"
 #include "clustrix/Analysis/ExactDependence.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
@@ -233,19 +234,41 @@ void testDependences(const NestInfo &Nest, const RegionAccesses &ByRegion,
     if (!(Reg.Access & RegionWrite))
       continue;
     bool Refused = false;
+    // A subscript over an inner loop's variable whose range is not known: that loop's
+    // condition is the cause, not the subscript's form.
+    auto Subscript = [&](const Access *A) -> std::string {
+      if (!A->UnrangedVar)
+        return "a subscript that is not affine";
+      const ASTContext &Ctx = A->UnrangedVar->getASTContext();
+      const ForStmt *F = A->UnrangedLoop;
+      auto Part = [&](const Stmt *S) {
+        const auto *E = dyn_cast_or_null<Expr>(S);
+        return E ? spell(E, Ctx) : std::string();
+      };
+      std::string Init = Part(F->getInit());
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()))
+        Init = Lexer::getSourceText(CharSourceRange::getTokenRange(DS->getSourceRange()),
+                                    Ctx.getSourceManager(), Ctx.getLangOpts())
+                   .rtrim(";")
+                   .str();
+      return "a subscript over '" + A->UnrangedVar->getNameAsString() +
+             "', the variable of an inner loop whose range is not known ('for (" + Init + "; " +
+             Part(F->getCond()) + "; " + Part(F->getInc()) + ")')";
+    };
     for (const Access *A : As)
       if (A->Write && !A->Affine && !Refused) {
         Log.add(RejectKind::NonAffineWrite,
-                "'" + Reg.Name + "' is written through a subscript that is not affine in the "
-                "loop variables, so iterations may write the same element",
+                "'" + Reg.Name + "' is written through " +
+                    (A->UnrangedVar ? Subscript(A) : Subscript(A) + " in the loop variables") +
+                    ", so iterations may write the same element",
                 A->Loc, "written here");
         Refused = true;
       }
     for (const Access *A : As)
       if (!A->Write && !A->Affine && !Refused) {
         Log.add(RejectKind::ArrayDependence,
-                "'" + Reg.Name + "' is written by the loop and read through a subscript that is "
-                "not affine, so an iteration may read what another writes",
+                "'" + Reg.Name + "' is written by the loop and read through " + Subscript(A) +
+                    ", so an iteration may read what another writes",
                 A->Loc, "read here");
         Refused = true;
       }

@@ -414,6 +414,13 @@ void BodyWalker::recordAccess(Access A, Use U, bool Partial, const Expr *At) {
   A.Loc = At->getBeginLoc();
   for (const Polynomial &P : A.Subs)
     A.Affine &= P.isValid() && P.isAffineInLoopVars() && fitsBoxProgram(P);
+  if (!A.Affine)
+    for (const auto &[V, Loop] : UnrangedLoops)
+      if (mentions(At, V)) {
+        A.UnrangedVar = V;
+        A.UnrangedLoop = Loop;
+        break;
+      }
   if (A.Scalar) {
     // A scalar reached through its address: its only element is 0.
     bool Zero = A.Subs.size() == 1 && A.Subs[0].isZero();

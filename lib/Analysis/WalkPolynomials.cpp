@@ -87,6 +87,8 @@ Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
       return Polynomial::invalid();
     return Polynomial::variable({internKey(Field.Key), Field.Name, false});
   }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return elementSymbol(AS);
   bool Wraps = E->getType()->isUnsignedIntegerOrEnumerationType();
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (Exact && Wraps)
@@ -121,6 +123,44 @@ Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
       return polyOf(UO->getSubExpr(), Exact);
   }
   return Polynomial::invalid();
+}
+
+/// An integer element of a shared array at constant subscripts (`grid_points[2]`, `dims[0][1]`),
+/// the array a variable of the loop's function or a global: a symbol named by its spelling, as
+/// an outer integer is. Its read is an access of the array's region like any other, so a loop
+/// that writes the element (directly: the dependence test; through a pointer: the run-time
+/// alias check of the regions) is refused or runs serially. Invalid otherwise.
+Polynomial BodyWalker::elementSymbol(const ArraySubscriptExpr *AS) {
+  if (!AS->getType()->isIntegerType() || AS->getType().isVolatileQualified())
+    return Polynomial::invalid();
+  std::vector<int64_t> Index;
+  const Expr *Base = AS;
+  while (const auto *A = dyn_cast<ArraySubscriptExpr>(Base)) {
+    Expr::EvalResult ER;
+    const Expr *Idx = A->getIdx();
+    if (Idx->isValueDependent() || !Idx->EvaluateAsInt(ER, Ctx) ||
+        ER.Val.getInt().getSignificantBits() > 64 || ER.Val.getInt().isNegative())
+      return Polynomial::invalid();
+    Index.insert(Index.begin(), ER.Val.getInt().getSExtValue());
+    // Only an array's own subscripts: never a pointer's, which the loop might move.
+    const Expr *Next = A->getBase()->IgnoreParens();
+    const auto *Decay = dyn_cast<ImplicitCastExpr>(Next);
+    if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+      return Polynomial::invalid();
+    Base = Decay->getSubExpr()->IgnoreParens();
+  }
+  const auto *DR = dyn_cast<DeclRefExpr>(Base);
+  const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!VD || !Ctx.getAsConstantArrayType(VD->getType()) || ownerFrame(DR) || isPrivate(VD) ||
+      Cur->Fn || VD->getType().isVolatileQualified())
+    return Polynomial::invalid();
+  std::string Name = nameOf(VD, DR->getBeginLoc());
+  std::string Key = "element:" + std::to_string(reinterpret_cast<uintptr_t>(VD));
+  for (int64_t I : Index) {
+    Name += "[" + std::to_string(I) + "]";
+    Key += "[" + std::to_string(I) + "]";
+  }
+  return Polynomial::variable({internKey(Key), Name, false});
 }
 
 /// A `const` local of the function that holds the loop, defined from integers of that function

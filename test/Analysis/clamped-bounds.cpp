@@ -55,7 +55,7 @@ void overlapping(int n, double *a) {
 
 // A max is not a clamp of an upper bound: the tile may run to n.
 void maxBound(int n, double *a) {
-  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript over 'i', the variable of an inner loop whose range is not known ('for (int i = ii; i < std::max(ii + 8, n); ++i)'), so iterations may write the same element
   [[cluster::gpu_parallel]]
   for (int ii = 0; ii < n; ii += 8)
     for (int i = ii; i < std::max(ii + 8, n); ++i)
@@ -65,7 +65,7 @@ void maxBound(int n, double *a) {
 
 // A conditional that picks neither of its compared operands is no min.
 void notAMin(int n, int m, double *a) {
-  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript over 'i', the variable of an inner loop whose range is not known ('for (int i = ii; i < (ii + 8 < n ? ii + 8 : m); ++i)'), so iterations may write the same element
   [[cluster::gpu_parallel]]
   for (int ii = 0; ii < n; ii += 8)
     for (int i = ii; i < (ii + 8 < n ? ii + 8 : m); ++i)
@@ -147,7 +147,7 @@ void blocks(int n, const float *v, float *out) {
   }
 }
 void blocksRewritten(int n, const float *v, float *out) {
-  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written through a subscript over 'i', the variable of an inner loop whose range is not known ('for (int i = blk * 16; i < b_end; i++)'), so iterations may write the same element
   [[cluster::gpu_parallel]]
   for (int blk = 0; blk < n / 16; ++blk) {
     int b_end = (blk + 1) * 16 > n ? n : (blk + 1) * 16;
@@ -158,7 +158,7 @@ void blocksRewritten(int n, const float *v, float *out) {
   }
 }
 void blocksMax(int n, const float *v, float *out) {
-  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written through a subscript over 'i', the variable of an inner loop whose range is not known ('for (int i = blk * 16; i < b_end; i++)'), so iterations may write the same element
   [[cluster::gpu_parallel]]
   for (int blk = 0; blk < n / 16; ++blk) {
     int b_end = (blk + 1) * 16 > n ? (blk + 1) * 16 : n;
@@ -186,7 +186,7 @@ void transposeTiles(int order, int t, double *A, double *B) {
         }
 }
 void transposeTilesLeave(int order, int t, double *A, double *B) {
-  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written through a subscript over 'jt', the variable of an inner loop whose range is not known ('for (int jt = 0; jt < order; jt += t)'), so iterations may write the same element
   [[cluster::gpu_parallel]]
   for (int it = 0; it < order; it += t)
     for (int jt = 0; jt < order; jt += t) {
@@ -198,7 +198,7 @@ void transposeTilesLeave(int order, int t, double *A, double *B) {
     }
 }
 void transposeTilesStepChanged(int order, int t, double *A, double *B) {
-  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written through a subscript over 'jt', the variable of an inner loop whose range is not known ('for (int jt = 0; jt < order; jt += s)'), so iterations may write the same element
   [[cluster::gpu_parallel]]
   for (int it = 0; it < order; it += 16) {
     int s = t;
@@ -210,7 +210,7 @@ void transposeTilesStepChanged(int order, int t, double *A, double *B) {
   }
 }
 void transposeTilesUnsigned(int order, unsigned t, double *A, double *B) {
-  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written through a subscript over 'jt', the variable of an inner loop whose range is not known ('for (unsigned jt = 0; jt < (unsigned)order; jt += t)'), so iterations may write the same element
   [[cluster::gpu_parallel]]
   for (int it = 0; it < order; it += 16)
     for (unsigned jt = 0; jt < (unsigned)order; jt += t)
@@ -220,7 +220,7 @@ void transposeTilesUnsigned(int order, unsigned t, double *A, double *B) {
 int GlobalTile = 8;
 static double scaled(int v) { return v * 0.5; }
 void transposeTilesGlobal(int order, double *A, double *B) {
-  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'B' is written through a subscript over 'jt', the variable of an inner loop whose range is not known ('for (int jt = 0; jt < order; jt += GlobalTile)'), so iterations may write the same element
   [[cluster::gpu_parallel]]
   for (int it = 0; it < order; it += 16)
     for (int jt = 0; jt < order; jt += GlobalTile)
@@ -342,7 +342,7 @@ void startAtNarrowedMax(long big, int n, double *a) {
 }
 // So is an inner tile's bound: the tile may end past n when the long does not fit.
 void innerNarrowedMin(long big, int n, double *out) {
-  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  // CHECK: clamped-bounds.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written through a subscript over 'i', the variable of an inner loop whose range is not known ('for (int i = it; i < std::min<int>(big, it + 64); ++i)'), so iterations may write the same element
   [[cluster::gpu_parallel]]
   for (int it = 0; it < n; it += 64)
     for (int i = it; i < std::min<int>(big, it + 64); ++i)

@@ -73,7 +73,7 @@ void unknownRange(double (*out)[64]) {
       out[k][i] = 1.0;
     // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:5: note: loop here
     for (i = 1; i < 64; i = 2 * i)
-      // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:7: note: also: 'out' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+      // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:7: note: also: 'out' is written through a subscript over 'i', the variable of an inner loop whose range is not known ('for (i = 1; i < 64; i = 2 * i)'), so iterations may write the same element
       out[k][i] += 2.0;
   }
 }
