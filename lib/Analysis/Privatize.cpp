@@ -14,7 +14,9 @@
 // A one-dimensional array of numbers declared before the loop is private the same way, where
 // the write that counts is a loop that fills it whole before any read: `for (j = 0; j < N; j++)
 // v[j] = e;` with N its size, e not naming v, nothing else in that loop naming v, changing j or
-// jumping.
+// jumping. A call fills it the same way when the callee's visible definition fills the
+// parameter the array is passed to, and names that parameter nowhere else (NPB's
+// `exact_solution(xi, eta, zeta, temp)`, which sets `dtemp[m]` for m < 5).
 //
 //===----------------------------------------------------------------------===//
 #include "Phases.h"
@@ -38,10 +40,13 @@ namespace {
 /// Follows whether V is written along the body, in order.
 class WriteFlow {
 public:
-  explicit WriteFlow(const VarDecl *V) : V(V) {
+  explicit WriteFlow(const VarDecl *V, unsigned CallDepth = 0) : V(V), CallDepth(CallDepth) {
     if (const auto *CA = V->getASTContext().getAsConstantArrayType(V->getType()))
       Size = CA->getSize().getZExtValue();
   }
+  /// V a callee's pointer parameter, standing for an array of Size elements.
+  WriteFlow(const VarDecl *V, uint64_t Size, unsigned CallDepth)
+      : V(V), Size(Size), CallDepth(CallDepth) {}
 
   /// Whether every iteration writes V before reading it; EndsWritten: and ends with it written.
   bool privatizable(const Stmt *Body, bool &EndsWritten) {
@@ -149,6 +154,68 @@ private:
     return Filled;
   }
 
+  /// `f(x, v, y)`: a call of a function whose definition fills the parameter v is passed to
+  /// (privatizable, ending written), naming that parameter only in the loops that fill it; no
+  /// other argument names v. (The walk of the body follows what else the callee does.)
+  bool callFills(const CallExpr *CE) const {
+    if (CallDepth >= 2)
+      return false;
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+      if (varOf(CE->getArg(I)) != V && mentions(CE->getArg(I)))
+        return false;
+    return fillsArgument(CE, V, CallDepth);
+  }
+
+public:
+  /// Whether CE passes the array Arr (decayed) as one argument, to a parameter that the
+  /// callee's visible definition fills whole before any other use (privatizable, ending
+  /// written) and names nowhere but in the loops that fill it: the callee keeps no pointer to
+  /// Arr and reads nothing of it.
+  static bool fillsArgument(const CallExpr *CE, const VarDecl *Arr, unsigned Depth = 0) {
+    if (Depth >= 2 || isa<CXXMemberCallExpr>(CE) || isa<CXXOperatorCallExpr>(CE))
+      return false;
+    const FunctionDecl *FD = CE->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    if (!FD || !FD->hasBody(Def) || !Def || Def->isVariadic())
+      return false;
+    std::optional<unsigned> At;
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+      if (varOf(CE->getArg(I)) == Arr) {
+        if (At)
+          return false;
+        At = I;
+      }
+    if (!At || *At >= Def->getNumParams())
+      return false;
+    const ParmVarDecl *P = Def->getParamDecl(*At);
+    const ASTContext &Ctx = Arr->getASTContext();
+    const auto *CA = Ctx.getAsConstantArrayType(Arr->getType());
+    if (!CA || !P->getType()->isPointerType() ||
+        !Ctx.hasSameUnqualifiedType(P->getType()->getPointeeType(), CA->getElementType()))
+      return false;
+    WriteFlow Inner(P, CA->getSize().getZExtValue(), Depth + 1);
+    bool EndsWritten = false;
+    if (!Inner.privatizable(Def->getBody(), EndsWritten) || !EndsWritten)
+      return false;
+    unsigned InFills = 0;
+    for (const ForStmt *F : Inner.Fills)
+      InFills += countMentions(F, P);
+    return InFills == countMentions(Def->getBody(), P);
+  }
+
+private:
+
+  static unsigned countMentions(const Stmt *S, const VarDecl *X) {
+    if (!S)
+      return 0;
+    unsigned N = 0;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == X)
+      ++N;
+    for (const Stmt *C : S->children())
+      N += countMentions(C, X);
+    return N;
+  }
+
   /// Depth: loops and switches of the body enclosing S (a `continue` inside them is theirs).
   bool stmt(const Stmt *S, bool W, unsigned Depth) {
     if (!S || !Ok)
@@ -166,6 +233,8 @@ private:
           read(BO->getRHS(), W);
           return true;
         }
+      if (const auto *CE = dyn_cast<CallExpr>(X); CE && Size && !W && callFills(CE))
+        return true;
       read(E, W);
       return W;
     }
@@ -185,8 +254,10 @@ private:
       return Then && Else;
     }
     if (const auto *F = dyn_cast<ForStmt>(S)) {
-      if (Size && fills(F))
+      if (Size && fills(F)) {
+        Fills.push_back(F);
         return true;
+      }
       W = stmt(F->getInit(), W, Depth);
       read(F->getCond(), W);
       stmt(F->getBody(), W, Depth + 1);
@@ -234,8 +305,65 @@ private:
 
   const VarDecl *V;
   uint64_t Size = 0; ///< Elements of an array V; 0 for a scalar.
+  unsigned CallDepth = 0; ///< Calls followed to get here (callFills).
+  std::vector<const ForStmt *> Fills; ///< The loops that filled V.
   bool Ok = true;
   bool EndsUnwritten = false;
+};
+
+/// Whether the only escapes of the array VD in S are arguments of calls that fill it and keep
+/// no pointer to it (WriteFlow::fillsArgument): no `&`, reference or capture by reference, and
+/// every use as a pointer is such an argument.
+class FillOnlyEscapes {
+public:
+  explicit FillOnlyEscapes(const VarDecl *VD) : VD(VD) {}
+  bool check(const Stmt *S) {
+    scan(S);
+    return Ok && Decays == Filling;
+  }
+
+private:
+  bool isVD(const Expr *E) const {
+    const auto *DR = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParens() : nullptr);
+    return DR && DR->getDecl() == VD;
+  }
+  void scan(const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
+      // An element: its base decays, but only to be indexed.
+      const Expr *Base = AS->getBase()->IgnoreParens();
+      if (const auto *ICE = dyn_cast<ImplicitCastExpr>(Base);
+          ICE && ICE->getCastKind() == CK_ArrayToPointerDecay && isVD(ICE->getSubExpr())) {
+        scan(AS->getIdx());
+        return;
+      }
+    }
+    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S);
+        ICE && ICE->getCastKind() == CK_ArrayToPointerDecay && isVD(ICE->getSubExpr()))
+      ++Decays;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && UO->getOpcode() == UO_AddrOf && rootVariable(UO->getSubExpr()) == VD)
+      Ok = false;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (WriteFlow::fillsArgument(CE, VD))
+        ++Filling;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getType()->isReferenceType())
+          if (V->getInit() && rootVariable(V->getInit()) == VD)
+            Ok = false;
+    if (const auto *LE = dyn_cast<LambdaExpr>(S))
+      for (const LambdaCapture &C : LE->captures())
+        if (C.capturesVariable() && C.getCapturedVar() == VD && C.getCaptureKind() == LCK_ByRef)
+          Ok = false;
+    for (const Stmt *C : S->children())
+      scan(C);
+  }
+
+  const VarDecl *VD;
+  bool Ok = true;
+  unsigned Decays = 0, Filling = 0;
 };
 
 /// A one-dimensional array of numbers small enough for each chunk's stack.
@@ -338,7 +466,10 @@ std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
     if (!VD->hasLocalStorage() || T->isReferenceType() || T.isVolatileQualified() ||
         !(T->isArithmeticType() || T->isEnumeralType() || privatizableArray(VD)) ||
         isa<DecompositionDecl>(VD) ||
-        VD->isInitCapture() || InBounds.count(VD) || Escapes.escapeOf(VD))
+        VD->isInitCapture() || InBounds.count(VD))
+      continue;
+    if (Escapes.escapeOf(VD) &&
+        !(privatizableArray(VD) && FillOnlyEscapes(VD).check(Enclosing->getBody())))
       continue;
     // Declared before the loop, in the enclosing function itself. Where the declaration is
     // written counts, not where its tokens were spelled (`fp t;` with `#define fp float`).

@@ -348,3 +348,91 @@ void macroSpelledType(int n, float *a) {
     a[i] = t;
   }
 }
+
+// A scratch array filled by a call (NPB BT's `exact_solution(xi, eta, zeta, temp)`): the
+// callee's definition fills its parameter whole before any other use and keeps no pointer to
+// it, so the array passed is private as if the loop filled it.
+static void fill5(double x, double dtemp[5]) {
+  int m;
+  for (m = 0; m < 5; m++)
+    dtemp[m] = x * m;
+}
+void filledByCall(int n, double (*out)[5]) {
+  double temp[5];
+  int m;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 19); out: out; private: temp, m
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    fill5(i * 0.5, temp);
+    for (m = 0; m < 5; m++)
+      out[i][m] = temp[4 - m];
+  }
+}
+
+// The callee fills only four elements: the fifth is the previous iteration's.
+static void fill4(double x, double dtemp[5]) {
+  for (int m = 0; m < 4; m++)
+    dtemp[m] = x * m;
+}
+void filledInPart(int n, double (*out)[5]) {
+  double temp[5] = {0};
+  int m;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'temp' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:{{[0-9]+}}:5: note: written here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    fill4(i * 0.5, temp);
+    for (m = 0; m < 5; m++)
+      out[i][m] = temp[4 - m];
+  }
+}
+
+// The callee keeps the pointer: another call may read the array through it.
+static double *kept;
+static void fillKeep(double x, double dtemp[5]) {
+  kept = dtemp;
+  for (int m = 0; m < 5; m++)
+    dtemp[m] = x * m;
+}
+void filledAndKept(int n, double *out) {
+  double temp[5];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'fillKeep' writes global 'kept'
+  // CHECK: {{.*}}privatization.cpp:{{[0-9]+}}:3: note: written here
+  // CHECK: {{.*}}privatization.cpp:{{[0-9]+}}:5: note: also: 'temp' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    fillKeep(i * 0.5, temp);
+    out[i] = temp[2];
+  }
+}
+
+// The callee reads its parameter before filling it.
+static void accumulate(double x, double dtemp[5]) {
+  double first = dtemp[0];
+  for (int m = 0; m < 5; m++)
+    dtemp[m] = x * m + first;
+}
+void readByCallee(int n, double *out) {
+  double temp[5] = {0};
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'temp' is written in one iteration and read in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:{{[0-9]+}}:18: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    accumulate(i * 0.5, temp);
+    out[i] = temp[2];
+  }
+}
+
+// The array's address escapes before the loop: the copy a chunk fills would not be the one
+// the pointer reaches.
+void escapesFirst(int n, double *out, double **where) {
+  double temp[5];
+  *where = temp;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'temp' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:{{[0-9]+}}:5: note: written here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    fill5(i * 0.5, temp);
+    out[i] = temp[2];
+  }
+}

@@ -84,6 +84,33 @@ long indexPrivate(int n) {
   return k;
 }
 
+/* A scratch row filled by a call (NPB BT's exact_solution), and one read after the loop: the
+   last iteration's row. */
+static void fillRow(double x, double row[8]) {
+  for (int m = 0; m < 8; m++)
+    row[m] = x * (m + 1) - m;
+}
+void scratchCall(int n) {
+  double tmp[8];
+  int i, j;
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    fillRow(In[i], tmp);
+    for (j = 0; j < 8; j++)
+      O[i][j] -= tmp[7 - j];
+  }
+}
+double scratchCallLive(int n) {
+  double tmp[8];
+  int i;
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++) {
+    fillRow(In[i] + 1, tmp);
+    O[i][3] += tmp[i % 8];
+  }
+  return tmp[6];
+}
+
 int main() {
   int i, j;
   for (i = 0; i < N; i++)
@@ -103,6 +130,8 @@ int main() {
   reverse(7, S + 3);
   scratch(N);
   double live = scratchLive(N - 1);
+  scratchCall(N);
+  live += scratchCallLive(N - 2);
   for (i = 0; i < 4 * N + 2; i++)
     Idx[i] = i % 9;
   long lastK = indexPrivate(N);
