@@ -429,7 +429,87 @@ public:
     return First ? Live->isLive(First, V) : Live->isLive(Exit, V);
   }
 
+  /// For an array V, what mayBeRead says, where a call that fills V (fillsArgument) is no read
+  /// but a write of all of it, and a store to one element (`V[j] = e`) is no read: a scratch
+  /// array that the next loop fills again is dead here. A backward dataflow over the same CFG;
+  /// true where it cannot tell.
+  bool arrayMayBeRead(const VarDecl *V, const Stmt *FnBody) const {
+    if (!Live || !ADC || !ADC->getCFG())
+      return true;
+    std::set<const CallExpr *> FillCalls;
+    std::set<const DeclRefExpr *> NotReads;
+    noteFillsAndStores(FnBody, V, FillCalls, NotReads);
+    const CFG &G = *ADC->getCFG();
+    std::vector<char> LiveIn(G.getNumBlockIDs(), 0);
+    auto Uses = [&](const Stmt *S) { return readsOf(S, V, NotReads); };
+    bool Changed = true;
+    while (Changed) {
+      Changed = false;
+      for (const CFGBlock *B : G) {
+        if (!B)
+          continue;
+        bool L = false;
+        for (const CFGBlock *S : B->succs())
+          if (S)
+            L |= LiveIn[S->getBlockID()] != 0;
+        for (auto E = B->rbegin(); E != B->rend(); ++E)
+          if (std::optional<CFGStmt> CS = E->getAs<CFGStmt>()) {
+            const Stmt *S = CS->getStmt();
+            if (const auto *CE = dyn_cast<CallExpr>(S); CE && FillCalls.count(CE))
+              L = false;
+            else if (Uses(S))
+              L = true;
+          }
+        if (const Stmt *T = B->getTerminatorCondition())
+          L |= Uses(T);
+        if (L && !LiveIn[B->getBlockID()]) {
+          LiveIn[B->getBlockID()] = 1;
+          Changed = true;
+        }
+      }
+    }
+    return LiveIn[Exit->getBlockID()] != 0;
+  }
+
 private:
+  /// The calls of S that fill V, and the references to V that read nothing of it: the
+  /// arguments of those calls, and the bases of stores to one element.
+  static void noteFillsAndStores(const Stmt *S, const VarDecl *V,
+                                 std::set<const CallExpr *> &Fills,
+                                 std::set<const DeclRefExpr *> &NotReads) {
+    if (!S)
+      return;
+    auto RefOf = [&](const Expr *E) -> const DeclRefExpr * {
+      const auto *DR = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+      return DR && DR->getDecl() == V ? DR : nullptr;
+    };
+    if (const auto *CE = dyn_cast<CallExpr>(S); CE && WriteFlow::fillsArgument(CE, V)) {
+      Fills.insert(CE);
+      for (const Expr *A : CE->arguments())
+        if (const DeclRefExpr *DR = RefOf(A))
+          NotReads.insert(DR);
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens()))
+        if (const DeclRefExpr *DR = RefOf(AS->getBase()))
+          NotReads.insert(DR);
+    for (const Stmt *C : S->children())
+      noteFillsAndStores(C, V, Fills, NotReads);
+  }
+
+  /// Whether S reads V: names it other than in NotReads.
+  static bool readsOf(const Stmt *S, const VarDecl *V,
+                      const std::set<const DeclRefExpr *> &NotReads) {
+    if (!S)
+      return false;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      return DR->getDecl() == V && !NotReads.count(DR);
+    for (const Stmt *C : S->children())
+      if (readsOf(C, V, NotReads))
+        return true;
+    return false;
+  }
+
   AnalysisDeclContextManager Mgr;
   AnalysisDeclContext *ADC = nullptr;
   const CFGBlock *Exit = nullptr;
@@ -491,7 +571,8 @@ std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
       continue;
     if (!After)
       After.emplace(Enclosing, outermostFor(Loop));
-    bool LiveOut = After->mayBeRead(VD);
+    bool LiveOut = privatizableArray(VD) ? After->arrayMayBeRead(VD, Enclosing->getBody())
+                                         : After->mayBeRead(VD);
     if (LiveOut && !EndsWritten)
       continue; // an iteration may leave it unwritten, and the code after the loop reads it
     Out.push_back({VD, VD->getNameAsString(), LiveOut});

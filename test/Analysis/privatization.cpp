@@ -436,3 +436,85 @@ void escapesFirst(int n, double *out, double **where) {
     out[i] = temp[2];
   }
 }
+
+// Liveness after the loop, for an array: a call that fills it kills it, a store to one element
+// neither reads nor kills it. Each function has a loop whose fill may not run (inner loop), so
+// the array is private only where nothing after the loop reads what an iteration left.
+// Filled again by the next loop before any read: dead, private in both loops.
+void refilledLater(int n, int m, double (*out)[5]) {
+  double temp[5];
+  int j, k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 3 (score 26); in: out; out: out; private: temp, j, k
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    for (j = 0; j < m; j++) {
+      fill5(i + j, temp);
+      for (k = 0; k < 5; k++)
+        out[i][k] += temp[k];
+    }
+  temp[0] = 1; // one element: the rest is still what the loop left, but the next fill kills all
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 3 (score 26); in: out; out: out; private: temp, j, k
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    for (j = 0; j < m; j++) {
+      fill5(i - j, temp);
+      for (k = 0; k < 5; k++)
+        out[i][k] -= temp[k];
+    }
+}
+
+// Read after the loop before any fill: live, and an iteration may leave it unwritten (m = 0).
+double readAfter(int n, int m, double (*out)[5]) {
+  double temp[5] = {0};
+  int j, k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'temp' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:{{[0-9]+}}:5: note: written here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    for (j = 0; j < m; j++) {
+      fill5(i + j, temp);
+      for (k = 0; k < 5; k++)
+        out[i][k] += temp[k];
+    }
+  double s = temp[1]; // a store to temp[0] first would not hide this read of temp[1]
+  return s;
+}
+
+// Filled after the loop on one path only, then read: live.
+double fillOnOnePath(int n, int m, bool again, double (*out)[5]) {
+  double temp[5] = {0};
+  int j, k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'temp' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:{{[0-9]+}}:5: note: written here
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    for (j = 0; j < m; j++) {
+      fill5(i + j, temp);
+      for (k = 0; k < 5; k++)
+        out[i][k] += temp[k];
+    }
+  if (again)
+    fill5(1.0, temp);
+  return temp[2];
+}
+
+// Inside an outer loop that reads the array before the parallel loop fills it again: live
+// around the back edge.
+double readAroundBackEdge(int t, int n, int m, double (*out)[5]) {
+  double temp[5] = {0};
+  double s = 0;
+  int j, k;
+  for (int step = 0; step < t; step++) {
+    s += temp[3];
+    // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:5: warning: loop not parallelized: 'temp' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+    // CHECK: {{.*}}privatization.cpp:{{[0-9]+}}:5: note: written here
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; i++)
+      for (j = 0; j < m; j++) {
+        fill5(i + j, temp);
+        for (k = 0; k < 5; k++)
+          out[i][k] += temp[k];
+      }
+  }
+  return s;
+}

@@ -110,6 +110,25 @@ double scratchCallLive(int n) {
   }
   return tmp[6];
 }
+/* A row a call fills inside an inner loop, in two loops of one function: dead between them
+   (the second fills it again before reading), so private in both. */
+void scratchTwice(int n) {
+  double tmp[8];
+  int i, j, k;
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++)
+    for (j = 0; j < 2; j++) {
+      fillRow(In[i] + j, tmp);
+      for (k = 0; k < 8; k++)
+        O[i][k] += tmp[k] * 0.5;
+    }
+  [[cluster::gpu_parallel]]
+  for (i = 0; i < n; i++)
+    for (j = 0; j < 3; j++) {
+      fillRow(In[i] - j, tmp);
+      O[i][j] -= tmp[7 - j];
+    }
+}
 
 int main() {
   int i, j;
@@ -131,6 +150,7 @@ int main() {
   scratch(N);
   double live = scratchLive(N - 1);
   scratchCall(N);
+  scratchTwice(N);
   live += scratchCallLive(N - 2);
   for (i = 0; i < 4 * N + 2; i++)
     Idx[i] = i % 9;
