@@ -552,16 +552,23 @@ static std::optional<PolyRange> hullOf(const PolyRange &A, const PolyRange &B) {
   if (A.Lo == B.Lo && A.Hi == B.Hi && Plain(A) && Plain(B))
     return B; // a row filled, then read: as one loop
   std::optional<PolyRange> H(std::in_place);
+  // Ends that cannot be ordered, over loop-invariant symbols only (`p < np`, then `p < nr`):
+  // their min and max, as clamp symbols that the host evaluates at the loop.
+  auto Invariant = [](const Polynomial &P) { return P.isValid() && P.loopVars().empty(); };
   if (provablyLessEq(A.Lo, B.Lo))
     H->Lo = A.Lo;
   else if (provablyLessEq(B.Lo, A.Lo))
     H->Lo = B.Lo;
+  else if (Invariant(A.Lo) && Invariant(B.Lo))
+    H->Lo = Polynomial::variable(clampSymbol(/*IsMax=*/false, A.Lo, B.Lo));
   else
     return std::nullopt;
   if (provablyLessEq(B.Hi, A.Hi))
     H->Hi = A.Hi;
   else if (provablyLessEq(A.Hi, B.Hi))
     H->Hi = B.Hi;
+  else if (Invariant(A.Hi) && Invariant(B.Hi))
+    H->Hi = Polynomial::variable(clampSymbol(/*IsMax=*/true, A.Hi, B.Hi));
   else
     return std::nullopt;
   H->Base = H->Lo;

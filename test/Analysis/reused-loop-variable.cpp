@@ -35,16 +35,32 @@ void race(double *a, double *b) {
   }
 }
 
-// Ranges that cannot be ordered (n against m): refused, with a way out.
+// Ends that cannot be ordered (n against m) but name no loop variable: the hull runs from
+// min(0, 1) = 0 to max(n - 1, m - 1), a clamp symbol the host evaluates at the loop (PolyBench's
+// doitgen: `p < np`, then `p < nr`).
 void unordered(int n, int m, double (*out)[64]) {
   int i;
-  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'i' is the variable of several loops of the body whose ranges cannot be ordered; give each loop a variable of its own
+  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 16); in: out; out: out; private: i
   [[cluster::gpu_parallel]]
   for (int k = 0; k < 8; ++k) {
     for (i = 0; i < n; ++i)
       out[k][i] = 1.0;
+    for (i = 1; i < m; ++i)
+      out[k][i] += 2.0;
+  }
+}
+
+// Ends that name the parallel variable (k against 0): no clamp symbol can stand for them, so
+// refused, with a way out.
+void unorderedByLoopVariable(int n, double (*out)[64]) {
+  int i;
+  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'i' is the variable of several loops of the body whose ranges cannot be ordered; give each loop a variable of its own
+  [[cluster::gpu_parallel]]
+  for (int k = 0; k < 8; ++k) {
+    for (i = k; i < n; ++i)
+      out[k][i] = 1.0;
     // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:5: note: loop here
-    for (i = 0; i < m; ++i)
+    for (i = 0; i < 3; ++i)
       // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:7: note: also: 'out' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
       out[k][i] += 2.0;
   }
