@@ -2250,15 +2250,23 @@ class Program:
         stride = r.randint(1, a - 1) if kind == 'overlap' else hi2 + 2
         size = (hi + 1) * stride + max(a, hi2) + 2
         x = Body.elem_ex(X.at(i), T).t
-        stmts = ['for (%s = 0; %s < %d; ++%s)' % (v, v, a, v),
+        # 'symbolic': the ends are locals the compiler cannot compare, so the hull's ends are
+        # min and max clamp symbols evaluated at the loop.
+        ends = [str(a), str(lo2), str(hi2)]
+        decls = ['  std::vector<double> %s(%d);' % (w, size), '  int %s = 0;' % v]
+        if r.chance(0.5):
+            L.tags.add('reused-variable-symbolic')
+            names = [self.fresh('e') for _ in ends]
+            decls += ['  int %s = %s;' % (n, e) for n, e in zip(names, ends)]
+            ends = names
+        stmts = ['for (%s = 0; %s < %s; ++%s)' % (v, v, ends[0], v),
                  '  %s[%s * %d + %s] = (double)(%s) + %s;' % (w, i, stride, v, x, v),
-                 'for (%s = %d; %s < %d; ++%s)' % (v, lo2, v, hi2, v),
+                 'for (%s = %s; %s < %s; ++%s)' % (v, ends[1], v, ends[2], v),
                  '  %s[%s * %d + %s] = %s[%s * %d + %s] * 0.5 + 1.0;' % (
                      w, i, stride, v, w, i, stride, v)]
         if kind == 'after':
             stmts += ['%s[%s * %d + %s + 1] = (double)%s;' % (w, i, stride, v, v)]
-        return self.sp_wrap(b, stmts,
-                            ['  std::vector<double> %s(%d);' % (w, size), '  int %s = 0;' % v],
+        return self.sp_wrap(b, stmts, decls,
                             ['  dt_arr("%s %s", %s.data(), %d);' % (L.tag, w, w, size),
                              self.pr(v, 'int', L.tag)])
 
