@@ -782,8 +782,12 @@ bool CudaMemory::confirmSources(std::string &Err) {
                        [&](const auto &Y) { return Y.first == Entry.first; }))
         Seen.emplace_back(Entry.first, 0);
   }
-  // Every one of them ran what it had queued (this device's copies from them included).
+  // Every one of them ran what it had queued (this device's copies from them included). This
+  // device itself is not its own source: its failure is its own, which the caller's next call
+  // on it reports (naming it as a source of itself misled, depending on which came first).
   for (const auto &[X, Stamp] : Seen) {
+    if (X == &S)
+      continue;
     CUresult Code = CUDA_SUCCESS;
     std::string Why;
     bool Ok = !X->Lost;
