@@ -142,7 +142,10 @@ void classifyUpdated(ASTContext &Ctx, const VarDecl *VD, const ScalarUse &S,
             At->getBeginLoc(), "updated here", "reduce(" + Op + ": " + Name + ")");
     return;
   }
-  if (VD->getType()->isReferenceType() || !VD->hasLocalStorage()) {
+  // A static local (NPB CG's `static double rho;`, shared by the threads of an orphaned omp
+  // for) is as private to the function as a local: only the function names it, and the escape
+  // test below covers its address. A global may be read by a callee while the loop runs.
+  if (VD->getType()->isReferenceType() || !(VD->hasLocalStorage() || VD->isStaticLocal())) {
     Log.add(RejectKind::CarriedScalar,
             "reduction variable '" + Name + "' must be a local variable of the function",
             At->getBeginLoc(), "accumulated here");

@@ -112,9 +112,11 @@ public:
   }
 
   void finish() {
-    for (auto &[V, E] : Pending)
+    for (auto &[V, E] : Pending) {
       if (Out.Repeats || !after(E))
         Out.Escaping.emplace(V, E);
+      Out.EscapingAnywhere.emplace(V, E);
+    }
   }
 
 private:

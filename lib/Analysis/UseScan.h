@@ -34,12 +34,16 @@ void collectNames(const clang::Stmt *S, std::set<const clang::VarDecl *> &Out);
 struct EscapeInfo {
   /// The first escaping use the loop may observe, per variable.
   std::map<const clang::VarDecl *, const clang::Expr *> Escaping;
+  /// Every escaping use in the function, before the loop or after it, per variable: for a
+  /// static local, whose address one call may leave where the loop of the next call sees it.
+  std::map<const clang::VarDecl *, const clang::Expr *> EscapingAnywhere;
   /// The loop may run more than once in one call of the function.
   bool Repeats = false;
 
   const clang::Expr *escapeOf(const clang::VarDecl *V) const {
-    auto It = Escaping.find(V);
-    return It == Escaping.end() ? nullptr : It->second;
+    const auto &Map = V->isStaticLocal() ? EscapingAnywhere : Escaping;
+    auto It = Map.find(V);
+    return It == Map.end() ? nullptr : It->second;
   }
 };
 

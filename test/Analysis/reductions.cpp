@@ -267,3 +267,40 @@ bool flagTwoValues(int n, const double *a) {
   // CHECK: {{.*}}reductions.cpp:[[@LINE-4]]:7: note: written here
   return f;
 }
+
+// A static local of the function (NPB CG's `static double rho;`, shared by the threads of an
+// orphaned omp for) is a reduction variable as a local is: only the function names it.
+double staticLocal(int n, const double *a) {
+  static double rho;
+  rho = 0.0;
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a; reduce: rho (+)
+  [[cluster::gpu_parallel(reduce(+: rho))]]
+  for (int i = 0; i < n; ++i)
+    rho += a[i] * a[i];
+  return rho;
+}
+
+// Its address taken after the loop: the next call's loop may see it through that pointer
+// (for a local, a new object each call, that would not matter).
+static double *seen;
+double staticLocalEscapesAfter(int n, const double *a) {
+  static double s;
+  s = 0.0;
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+2]]:3: warning: loop not parallelized: the address of 's' escapes where the loop can observe it, so it may be read or written other than by the loop's updates; it is not a reduction
+  [[cluster::gpu_parallel(reduce(+: s))]]
+  for (int i = 0; i < n; ++i)
+    s += a[i];
+  seen = &s;
+  // CHECK: {{.*}}reductions.cpp:[[@LINE-1]]:10: note: address taken here
+  return s;
+}
+
+// A global: a callee may read it while the loop runs.
+double globalSum;
+void global(int n, const double *a) {
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+3]]:3: warning: loop not parallelized: reduction variable 'globalSum' must be a local variable of the function
+  // CHECK: {{.*}}reductions.cpp:[[@LINE+3]]:5: note: accumulated here
+  [[cluster::gpu_parallel(reduce(+: globalSum))]]
+  for (int i = 0; i < n; ++i)
+    globalSum += a[i];
+}
