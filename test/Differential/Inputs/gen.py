@@ -1099,6 +1099,14 @@ class Program:
         elif kind == 'tlsstat':  # counts its calls in a thread_local static local
             d = ['static %s %s(%s x) {' % (T, h, T), '  static thread_local int c = 0;',
                  '  c = c + 1;', '  return %s;' % F('x + (%s)(c & 7)' % T), '}']
+        elif kind == 'fill':     # fills t[0 .. M-1] of an int[4] (extra: (M, how))
+            M, how = extra
+            d = ['static void %s(int x, int t[4]) {' % h]
+            if how == 'reads':   # reads what the array held before filling it
+                d += ['  int first = t[0];']
+            d += ['  for (int m = 0; m < %d; m++)' % M,
+                  '    t[m] = (x * (m + 3) + %s) %% 11;' % ('first' if how == 'reads' else 'm')]
+            d += ['}']
         else:
             raise ValueError(kind)
         self.decls += d
@@ -2270,6 +2278,42 @@ class Program:
                             ['  dt_arr("%s %s", %s.data(), %d);' % (L.tag, w, w, size),
                              self.pr(v, 'int', L.tag)])
 
+    def sp_element(self, L):
+        """An inner loop bounded by an element of a local array at a constant subscript (NPB
+        BT's `grid_points[1] - 1`): the element is a symbol of the boxes. 'other' writes another
+        element in one iteration, 'bound' the bound's own element (a race on it, to refuse),
+        'alias' writes the array through a pointer (the run-time alias check), 'overlap' gives
+        the rows a stride below the bound (iterations write the same elements)."""
+        b = self.sp_base(L)
+        if not b:
+            return None
+        r = self.rnd
+        X, T = b[4], b[4].elem
+        iv = L.vars[0]
+        i, hi = iv.name, iv.hi
+        kind = r.choice(['plain', 'plain', 'other', 'bound', 'alias', 'overlap'])
+        L.tags.add('element-' + kind)
+        d, w, j, p = self.fresh('d'), self.fresh('w'), self.fresh('j'), self.fresh('p')
+        a = r.randint(1, 5)
+        stride = r.randint(1, a) if kind == 'overlap' and a > 1 else a + r.randint(0, 2)
+        size = (hi + 1) * stride + a + 2
+        x = Body.elem_ex(X.at(i), T).t
+        decls = ['  int %s[3] = {%d, %d, %d};' % (d, r.randint(0, 9), a, r.randint(0, 9)),
+                 '  std::vector<double> %s(%d);' % (w, size), '  int %s = 0;' % j]
+        stmts = ['for (%s = 0; %s < %s[1]; ++%s)' % (j, j, d, j),
+                 '  %s[%s * %d + %s] = (double)(%s) + %s;' % (w, i, stride, j, x, j)]
+        if kind == 'other':
+            stmts += ['if (%s == %d)' % (i, iv.lo), '  %s[2] = %s + 1;' % (d, i)]
+        elif kind == 'bound':
+            stmts += ['if (%s == %d)' % (i, iv.lo), '  %s[1] = %d;' % (d, max(0, a - 1))]
+        elif kind == 'alias':
+            decls += ['  int *%s = %s + %d;' % (p, d, r.randint(0, 2))]
+            stmts += ['if (%s == %d)' % (i, iv.lo), '  %s[0] = %s[0] + 0;' % (p, p)]
+        return self.sp_wrap(b, stmts, decls,
+                            ['  dt_arr("%s %s", %s.data(), %d);' % (L.tag, w, w, size),
+                             '  dt_val("%s %s", (long long)(%s[0] * 100 + %s[1] * 10 + %s[2]));'
+                             % (L.tag, d, d, d, d)])
+
     def sp_conditional_lvalue(self, L):
         b = self.sp_base(L)
         if not b:
@@ -2317,10 +2361,12 @@ class Program:
                 pre = ['  int %s = 7;' % j]
                 post = ['  dt_val("%s %s", %s);' % (L.tag, j, j)]
             return self.sp_wrap(b, inner, pre, post)
-        how = r.choice(['full', 'full', 'partial', 'read-first', 'live', 'self'])
+        how = r.choice(['full', 'full', 'partial', 'read-first', 'live', 'self', 'call', 'call'])
+        pre += ['  int %s[4] = {1, 2, 3, 4};' % t]
+        if how == 'call':
+            return self.sp_c89_call(L, b, X, i, j, t, pre, val)
         L.tags.add('c89-scratch-' + how)
         fill_to = 3 if how == 'partial' else 4
-        pre += ['  int %s[4] = {1, 2, 3, 4};' % t]
         rhs = '(%s + %s) %% 7' % (i, j)
         if how == 'self':
             rhs = '(%s + (%s ? %s[%s - 1] : 0)) %% 7' % (i, j, t, j)
@@ -2332,6 +2378,29 @@ class Program:
                                              64))]
         if how == 'live':
             post = ['  dt_arr("%s %s", %s, 4);' % (L.tag, t, t)]
+        return self.sp_wrap(b, stmts, pre, post)
+
+    def sp_c89_call(self, L, b, X, i, j, t, pre, val):
+        """A scratch array a helper fills (NPB BT's exact_solution): in full, in part, or after
+        reading it; at the top of the iteration or in an inner loop that may not run; read
+        after the loop, filled again after it (then dead), or neither."""
+        r = self.rnd
+        M, how = r.choice([(4, 'plain'), (4, 'plain'), (4, 'plain'), (3, 'plain'), (4, 'reads')])
+        where = r.choice(['top', 'inner'])
+        after = r.choice(['dead', 'live', 'refill'])
+        L.tags.add('c89-call-%d-%s-%s-%s' % (M, how, where, after))
+        h = self.helper('fill', 'int', (M, how))
+        use = '%s = %s;' % (X.at(i), val('%s[%s %% 4] * 8 + %s[3 - %s %% 4]' % (t, i, t, i), 64))
+        if where == 'top':
+            stmts = ['%s(%s, %s);' % (h, i, t), use]
+        else:
+            stmts = ['for (%s = 0; %s < %s %% 2 + 1; %s++) {' % (j, j, i, j),
+                     '  %s(%s + %s, %s);' % (h, i, j, t), '  ' + use, '}']
+        post = []
+        if after == 'live':
+            post = ['  dt_arr("%s %s", %s, 4);' % (L.tag, t, t)]
+        elif after == 'refill':
+            post = ['  %s(5, %s);' % (h, t), '  dt_arr("%s %s", %s, 4);' % (L.tag, t, t)]
         return self.sp_wrap(b, stmts, pre, post)
 
     def sp_c89_nest(self, L, kind):
@@ -3410,7 +3479,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # Shapes added later: in normal runs a special loop is one of them with probability LATE_SHARE
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
-                 'clamp', 'gather', 'mirror', 'reuse']
+                 'clamp', 'gather', 'mirror', 'reuse', 'element']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
