@@ -105,6 +105,8 @@ void hostgen::emitKernelScalars(llvm::raw_ostream &OS, const Kernel &K,
                                 llvm::function_ref<std::string(const std::string &)> Address) {
   if (!K.Ok || !K.NumScalars)
     return;
+  for (const std::string &D : K.HostDecls)
+    OS << "    " << D << "\n";
   OS << "    const void *const __clx_scalars[] = {";
   bool First = true;
   for (const KernelArg &A : K.Args)

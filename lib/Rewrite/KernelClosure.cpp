@@ -199,7 +199,11 @@ public:
     }
     std::string Host = hostSpelling(VD);
     if (RegionIndex.count(Host)) {
-      noteRegion(Host, VD->getType(), Name);
+      noteRegion(Host, VD->getType(), Name, VD);
+      if (Flat.count(VD) && !FlatBases.count(DR))
+        return fail("region '" + Name +
+                    "' has rows of variable length, which the kernel reaches element by "
+                    "element only, and here it is used whole");
       return ok();
     }
     return passByValue(Name, VD->getType(), Host);
@@ -585,7 +589,102 @@ public:
     }
   }
 
-  void noteRegion(const std::string &Region, QualType T, std::string Param = "") {
+  /// Region, the variable VD whose pointer type is PT (to rows of variable length), as a flat
+  /// pointer to its elements; false where the rows are not plain arrays of a fixed element.
+  bool flatten(const std::string &Region, const VarDecl *VD, QualType PT,
+               const std::string &Param) {
+    QualType E = PT->getPointeeType();
+    unsigned Levels = 0;
+    while (const ArrayType *AT = Ctx.getAsArrayType(E)) {
+      ++Levels;
+      E = AT->getElementType();
+    }
+    if (!Levels || E->isVariablyModifiedType() || Param.empty())
+      return false;
+    const clustrix::Region *Reg = nullptr;
+    if (auto It = RegionIndex.find(Region); It != RegionIndex.end())
+      Reg = &R.Regions[It->second];
+    FlatRegion F;
+    F.Levels = Levels;
+    for (unsigned D = 1; D <= Levels; ++D) {
+      std::string Name = "__clx_rl_" + Param + "_" + std::to_string(D);
+      // The analysis's length (a variable nothing changes) where it knows it; sizeof of the
+      // rows otherwise.
+      std::string Value;
+      if (Reg && D - 1 < Reg->RowExtents.size() && Reg->RowExtents[D - 1].isValid())
+        Value = Reg->RowExtents[D - 1].str();
+      else {
+        std::string Row = "(" + Region + ")";
+        for (unsigned Z = 0; Z < D; ++Z)
+          Row += "[0]";
+        Value = "sizeof(" + Row + ") / sizeof((" + Row + ")[0])";
+      }
+      HostDecls.push_back("const long long " + Name + " = (long long)(" + Value + ");");
+      addScalar(Name, Ctx.LongLongTy, Name);
+      F.Lengths.push_back(Name);
+    }
+    noteType(E);
+    RegionParams[Region] = deviceDeclarator(Ctx.getPointerType(E), Param, Ctx);
+    Flat[VD] = std::move(F);
+    return true;
+  }
+
+  /// `A[e0][e1]...[eL]` over a flattened region: `A[((e0) * len1 + (e1)) * len2 + ...]`, by
+  /// editing the brackets between the subscripts. A chain that does not reach an element (a
+  /// row used as a pointer or an array) leaves the loop without a GPU form.
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *ASE) {
+    if (FlatDone.count(ASE))
+      return true;
+    std::vector<const ArraySubscriptExpr *> Chain; // innermost last
+    const Expr *Base = ASE;
+    while (const auto *A = dyn_cast<ArraySubscriptExpr>(Base)) {
+      Chain.push_back(A);
+      Base = A->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *DR = dyn_cast<DeclRefExpr>(Base);
+    const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!VD || !VD->getType()->isVariablyModifiedType() || Locals.count(VD) || InCallee ||
+        !RegionIndex.count(hostSpelling(VD)))
+      return true;
+    // Set up the region now (its parameter and lengths): the base is visited after the chain.
+    if (!Flat.count(VD))
+      noteRegion(hostSpelling(VD), VD->getType(), VD->getNameAsString(), VD);
+    auto F = Flat.find(VD);
+    if (F == Flat.end())
+      return ok();
+    unsigned L = F->second.Levels;
+    if (Chain.size() != L + 1)
+      return fail("region '" + VD->getNameAsString() +
+                  "' has rows of variable length, which the kernel reaches element by element "
+                  "only, and here a row is used");
+    std::reverse(Chain.begin(), Chain.end()); // innermost first
+    const LangOptions &LO = Ctx.getLangOpts();
+    std::vector<SourceLocation> LBrackets;
+    for (unsigned K = 1; K <= L; ++K) {
+      std::optional<Token> T = Lexer::findNextToken(Chain[K - 1]->getRBracketLoc(), SM, LO);
+      if (!T || !T->is(tok::l_square) || T->getLocation().isMacroID())
+        return fail("a subscript of '" + VD->getNameAsString() +
+                    "' is written so that the kernel cannot flatten it");
+      LBrackets.push_back(T->getLocation());
+    }
+    for (const ArraySubscriptExpr *A : Chain)
+      if (A->getRBracketLoc().isMacroID() || A->getIdx()->getBeginLoc().isMacroID())
+        return fail("a subscript of '" + VD->getNameAsString() +
+                    "' is written inside a macro, so the kernel cannot flatten it");
+    RW.InsertTextBefore(Chain[0]->getIdx()->getBeginLoc(), std::string(L + 1, '('));
+    for (unsigned K = 1; K <= L; ++K)
+      RW.ReplaceText(CharSourceRange::getCharRange(Chain[K - 1]->getRBracketLoc(),
+                                                   LBrackets[K - 1].getLocWithOffset(1)),
+                     ")) * " + F->second.Lengths[K - 1] + " + (");
+    RW.ReplaceText(Chain[L]->getRBracketLoc(), 1, ")]");
+    for (const ArraySubscriptExpr *A : Chain)
+      FlatDone.insert(A);
+    FlatBases.insert(DR);
+    return ok();
+  }
+
+  void noteRegion(const std::string &Region, QualType T, std::string Param = "",
+                  const VarDecl *VD = nullptr) {
     if (Param.empty())
       Param = Region;
     if (RegionParams.count(Region))
@@ -595,10 +694,13 @@ public:
       fail("region '" + Region + "' has no element type a kernel can use");
       return;
     }
-    // `double (*C)[m]`: CUDA C++ has no variable array types.
+    // `double (*C)[m]`: CUDA C++ has no variable array types. A variable's rows of variable
+    // length are reached through a pointer to their elements, each subscript chain flattened
+    // with the row lengths, which the host passes (flattenSubscripts).
     if (PT->isVariablyModifiedType()) {
-      fail("region '" + Region + "' has variably modified type '" + T.getAsString() +
-           "', which a kernel cannot declare");
+      if (!VD || !flatten(Region, VD, PT, Param))
+        fail("region '" + Region + "' has variably modified type '" + T.getAsString() +
+             "', which a kernel cannot declare");
       return;
     }
     noteType(PT->getPointeeType());
@@ -674,6 +776,14 @@ public:
     QualType Type;
   };
   std::vector<ScalarParam> Scalars;
+  struct FlatRegion {
+    unsigned Levels = 0;
+    std::vector<std::string> Lengths; ///< The kernel's parameters, level 1 to Levels.
+  };
+  std::map<const VarDecl *, FlatRegion> Flat;
+  std::set<const ArraySubscriptExpr *> FlatDone;
+  std::set<const DeclRefExpr *> FlatBases;
+  std::vector<std::string> HostDecls;
   bool InCallee = false;
   bool InMethod = false; ///< In a member function the kernel carries: `this` is its object.
   std::string CalleeName;
@@ -825,6 +935,7 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   for (const auto &S : B.Scalars)
     Out.Scalars.push_back(
         {S.Decl, S.HostExpr, uint64_t(Ctx.getTypeSizeInChars(S.Type).getQuantity())});
+  Out.HostDecls = B.HostDecls;
   Out.Macros = B.Macros; // after every text is taken: they find the macros
   for (const std::string &F : B.StdMath)
     Out.StdUsings.push_back("namespace std { using ::" + F + "; }");

@@ -206,6 +206,7 @@ void KernelWriter::emitSignature() {
   }
   for (const KernelScalar &Sc : Cl.Scalars)
     scalar(Sc.Decl, Sc.HostExpr, Sc.Size);
+  K.HostDecls = Cl.HostDecls;
   for (size_t I = 0; I < R.Reductions.size(); ++I) {
     QualType T = R.Reductions[I].Var->getType().getNonReferenceType().getCanonicalType()
                      .getUnqualifiedType();

@@ -25,15 +25,25 @@ double dot(int n, const double *restrict x, const double *restrict y, double *re
   return s;
 }
 
-// A VLA parameter; the counter is declared at the top of the function.
+// A VLA parameter; the counter is declared at the top of the function. The kernel reaches the
+// rows through a flat pointer, `a[((i)) * __clx_rl_a_1 + (j)]`.
 void scale(int n, int m, double a[n][m], double f) {
   int i;
   [[cluster::gpu_parallel]]
-  // CHECK: c-units.c:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: a; out: a
-  // CHECK: c-units.c:[[@LINE+1]]:3: note: no GPU form, the loop runs on CPU devices: region 'a' has variably modified type 'double (*)[m]', which a kernel cannot declare
+  // CHECK: c-units.c:[[@LINE+1]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: a; out: a
   for (i = 0; i < n; i++)
     for (int j = 0; j < m; j++)
       a[i][j] *= f;
+}
+
+// A row of a VLA parameter named as such (its size): a flat pointer has no rows.
+void scaleRows(int n, int m, double a[n][m], double f) {
+  [[cluster::gpu_parallel]]
+  // CHECK: c-units.c:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: a; out: a
+  // CHECK: c-units.c:[[@LINE+1]]:3: note: no GPU form, the loop runs on CPU devices: region 'a' has rows of variable length, which the kernel reaches element by element only, and here a row is used
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      a[i][j] *= f + (double)(sizeof(a[0]) / sizeof(double));
 }
 
 // A struct of file scope, by value; the same struct declared inside the function is refused.

@@ -48,6 +48,9 @@ struct KernelClosure {
   std::vector<std::string> LambdaDecls;  ///< Lambdas of the function the body calls, defined again.
   std::vector<std::string> RegionParams; ///< Per region of the result, its parameter.
   std::vector<KernelScalar> Scalars;
+  /// Declarations the host makes before it passes the scalars: the row lengths of regions of
+  /// variable-length rows, which the kernel reaches through flat pointers.
+  std::vector<std::string> HostDecls;
   std::vector<std::string> PrivateDecls; ///< Each thread's own copy of a private, declared.
   std::string ElemDecl; ///< A range-for's element bound to iteration __clx_k0, or empty.
   std::string Body;     ///< The loop body for the device, with its trailing `;`.

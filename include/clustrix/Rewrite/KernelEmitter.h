@@ -47,6 +47,9 @@ struct Kernel {
   std::string Source;             ///< CUDA C++ text.
   std::vector<KernelArg> Args;    ///< In parameter order.
   unsigned NumScalars = 0;
+  /// Declarations the host code makes before it takes the scalars' addresses
+  /// (KernelClosure::HostDecls).
+  std::vector<std::string> HostDecls;
 };
 
 /// Builds the GPU form of an accepted loop, named by kernelName(). For one instantiation's copy
