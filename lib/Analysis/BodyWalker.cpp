@@ -718,6 +718,13 @@ void BodyWalker::innerRange(const ForStmt *F, const VarDecl *&IV,
   if (!Init.isValid() || !Bound.isValid())
     return;
   Polynomial One = Polynomial::constant(1);
+  // `j != b` stepping by one towards b from a start provably on its side: as `<` (`>`).
+  if (Op == BO_NE && unitIncrement(F->getInc(), IV)) {
+    if (Dir > 0 && provablyLessEq(Init, Bound))
+      Op = BO_LT;
+    else if (Dir < 0 && provablyLessEq(Bound, Init))
+      Op = BO_GT;
+  }
   if (Dir > 0 && Op == BO_LT)
     Range = PolyRange{Init, Bound - One};
   else if (Dir > 0 && Op == BO_LE)
@@ -915,6 +922,28 @@ bool BodyWalker::upByInvariantStep(const ForStmt *F, const VarDecl *V,
 }
 
 /// +1 for ++v / v++ / v += c (c > 0), -1 for decrements, 0 otherwise.
+/// Whether Inc moves V by exactly one (`++v`, `v--`, `v += 1`, `v -= 1`).
+bool BodyWalker::unitIncrement(const Expr *Inc, const VarDecl *V) {
+  if (!Inc)
+    return false;
+  Inc = Inc->IgnoreParenImpCasts();
+  auto IsV = [&](const Expr *E) {
+    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DR && DR->getDecl() == V;
+  };
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
+    return IsV(UO->getSubExpr()) && UO->isIncrementDecrementOp();
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
+    Expr::EvalResult ER;
+    if (!IsV(CA->getLHS()) || !CA->getRHS()->EvaluateAsInt(ER, Ctx))
+      return false;
+    int64_t C = ER.Val.getInt().getExtValue();
+    return (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign) &&
+           (C == 1 || C == -1);
+  }
+  return false;
+}
+
 int BodyWalker::incrementDirection(const Expr *Inc, const VarDecl *V) {
   if (!Inc)
     return 0;

@@ -144,3 +144,30 @@ done:
   }
   return 0;
 }
+
+// An inner loop `j != b` that steps by one towards b, from a start provably on its side, has
+// the range of `j < b` (differential seed 50000, program 199: without it `x[j - 2]` was not
+// affine, so only the extent clause bounded the copy, which the read reaches before).
+void innerNotEqual(int n, double *a) {
+  // CHECK: {{.*}}canonical.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); out: a
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j != 12; j += 1)
+      a[i * 12 + j] = j;
+}
+void innerNotEqualDown(int n, double *a) {
+  // CHECK: {{.*}}canonical.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); out: a
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    for (int j = 11; j != -1; --j)
+      a[i * 12 + j] = j;
+}
+// Stepping by two, `j != 12` might be passed over: no range.
+void innerNotEqualByTwo(int n, double *a) {
+  // CHECK: {{.*}}canonical.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript over 'j', the variable of an inner loop whose range is not known ('for (int j = 0; j != 12; j += 2)'), so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j != 12; j += 2)
+      // CHECK: {{.*}}canonical.cpp:[[@LINE+1]]:7: note: written here
+      a[i * 12 + j] = j;
+}
