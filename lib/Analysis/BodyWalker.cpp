@@ -551,25 +551,22 @@ static std::optional<PolyRange> hullOf(const PolyRange &A, const PolyRange &B) {
   auto Plain = [](const PolyRange &X) { return !X.Hull && !X.isLattice() && !X.isClamped(); };
   if (A.Lo == B.Lo && A.Hi == B.Hi && Plain(A) && Plain(B))
     return B; // a row filled, then read: as one loop
-  std::optional<PolyRange> H(std::in_place);
   // Ends that cannot be ordered, over loop-invariant symbols only (`p < np`, then `p < nr`):
   // their min and max, as clamp symbols that the host evaluates at the loop.
-  auto Invariant = [](const Polynomial &P) { return P.isValid() && P.loopVars().empty(); };
-  if (provablyLessEq(A.Lo, B.Lo))
-    H->Lo = A.Lo;
-  else if (provablyLessEq(B.Lo, A.Lo))
-    H->Lo = B.Lo;
-  else if (Invariant(A.Lo) && Invariant(B.Lo))
-    H->Lo = Polynomial::variable(clampSymbol(/*IsMax=*/false, A.Lo, B.Lo));
-  else
-    return std::nullopt;
-  if (provablyLessEq(B.Hi, A.Hi))
-    H->Hi = A.Hi;
-  else if (provablyLessEq(A.Hi, B.Hi))
-    H->Hi = B.Hi;
-  else if (Invariant(A.Hi) && Invariant(B.Hi))
-    H->Hi = Polynomial::variable(clampSymbol(/*IsMax=*/true, A.Hi, B.Hi));
-  else
+  auto End = [](const Polynomial &X, const Polynomial &Y, bool IsMax) -> Polynomial {
+    if (provablyLessEq(X, Y))
+      return IsMax ? Y : X;
+    if (provablyLessEq(Y, X))
+      return IsMax ? X : Y;
+    auto Invariant = [](const Polynomial &P) { return P.isValid() && P.loopVars().empty(); };
+    if (Invariant(X) && Invariant(Y))
+      return Polynomial::variable(clampSymbol(IsMax, X, Y));
+    return Polynomial::invalid();
+  };
+  std::optional<PolyRange> H(std::in_place);
+  H->Lo = End(A.Lo, B.Lo, /*IsMax=*/false);
+  H->Hi = End(A.Hi, B.Hi, /*IsMax=*/true);
+  if (!H->Lo.isValid() || !H->Hi.isValid())
     return std::nullopt;
   H->Base = H->Lo;
   H->Hull = true;
@@ -719,7 +716,8 @@ void BodyWalker::innerRange(const ForStmt *F, const VarDecl *&IV,
     return;
   Polynomial One = Polynomial::constant(1);
   // `j != b` stepping by one towards b from a start provably on its side: as `<` (`>`).
-  if (Op == BO_NE && unitIncrement(F->getInc(), IV)) {
+  if (std::optional<int64_t> S = constantIncrement(F->getInc(), IV);
+      Op == BO_NE && S && (*S == 1 || *S == -1)) {
     if (Dir > 0 && provablyLessEq(Init, Bound))
       Op = BO_LT;
     else if (Dir < 0 && provablyLessEq(Bound, Init))
@@ -922,54 +920,37 @@ bool BodyWalker::upByInvariantStep(const ForStmt *F, const VarDecl *V,
 }
 
 /// +1 for ++v / v++ / v += c (c > 0), -1 for decrements, 0 otherwise.
-/// Whether Inc moves V by exactly one (`++v`, `v--`, `v += 1`, `v -= 1`).
-bool BodyWalker::unitIncrement(const Expr *Inc, const VarDecl *V) {
+/// The constant Inc moves V by (`++v`: 1, `v -= 2`: -2), or none.
+std::optional<int64_t> BodyWalker::constantIncrement(const Expr *Inc, const VarDecl *V) {
   if (!Inc)
-    return false;
-  Inc = Inc->IgnoreParenImpCasts();
-  auto IsV = [&](const Expr *E) {
-    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DR && DR->getDecl() == V;
-  };
-  if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
-    return IsV(UO->getSubExpr()) && UO->isIncrementDecrementOp();
-  if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
-    Expr::EvalResult ER;
-    if (!IsV(CA->getLHS()) || !CA->getRHS()->EvaluateAsInt(ER, Ctx))
-      return false;
-    int64_t C = ER.Val.getInt().getExtValue();
-    return (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign) &&
-           (C == 1 || C == -1);
-  }
-  return false;
-}
-
-int BodyWalker::incrementDirection(const Expr *Inc, const VarDecl *V) {
-  if (!Inc)
-    return 0;
+    return std::nullopt;
   Inc = Inc->IgnoreParenImpCasts();
   auto IsV = [&](const Expr *E) {
     const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return DR && DR->getDecl() == V;
   };
   if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
-    if (!IsV(UO->getSubExpr()))
-      return 0;
-    return UO->isIncrementOp() ? 1 : UO->isDecrementOp() ? -1 : 0;
+    if (!IsV(UO->getSubExpr()) || !UO->isIncrementDecrementOp())
+      return std::nullopt;
+    return UO->isIncrementOp() ? 1 : -1;
   }
   if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
-    if (!IsV(CA->getLHS()))
-      return 0;
     Expr::EvalResult ER;
-    if (!CA->getRHS()->EvaluateAsInt(ER, Ctx))
-      return 0;
+    if (!IsV(CA->getLHS()) || !CA->getRHS()->EvaluateAsInt(ER, Ctx) ||
+        ER.Val.getInt().getSignificantBits() > 63)
+      return std::nullopt;
     int64_t C = ER.Val.getInt().getExtValue();
     if (CA->getOpcode() == BO_AddAssign)
-      return C > 0 ? 1 : C < 0 ? -1 : 0;
+      return C;
     if (CA->getOpcode() == BO_SubAssign)
-      return C > 0 ? -1 : C < 0 ? 1 : 0;
+      return -C;
   }
-  return 0;
+  return std::nullopt;
+}
+
+int BodyWalker::incrementDirection(const Expr *Inc, const VarDecl *V) {
+  std::optional<int64_t> S = constantIncrement(Inc, V);
+  return !S ? 0 : *S > 0 ? 1 : *S < 0 ? -1 : 0;
 }
 
 } // namespace analysis

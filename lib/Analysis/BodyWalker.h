@@ -263,7 +263,7 @@ private:
   bool definedOnce(const clang::VarDecl *VD) const;
   void innerRange(const clang::ForStmt *F, const clang::VarDecl *&IV,
                   std::optional<PolyRange> &Range, double &Trips);
-  bool unitIncrement(const clang::Expr *Inc, const clang::VarDecl *V);
+  std::optional<int64_t> constantIncrement(const clang::Expr *Inc, const clang::VarDecl *V);
   int incrementDirection(const clang::Expr *Inc, const clang::VarDecl *V);
   bool upByInvariantStep(const clang::ForStmt *F, const clang::VarDecl *V,
                          const std::set<const clang::VarDecl *> &Changed);

@@ -236,9 +236,9 @@ void testDependences(const NestInfo &Nest, const RegionAccesses &ByRegion,
     bool Refused = false;
     // A subscript over an inner loop's variable whose range is not known: that loop's
     // condition is the cause, not the subscript's form.
-    auto Subscript = [&](const Access *A) -> std::string {
+    auto Subscript = [&](const Access *A, const char *Affine) -> std::string {
       if (!A->UnrangedVar)
-        return "a subscript that is not affine";
+        return Affine;
       const ASTContext &Ctx = A->UnrangedVar->getASTContext();
       const ForStmt *F = A->UnrangedLoop;
       auto Part = [&](const Stmt *S) {
@@ -259,7 +259,7 @@ void testDependences(const NestInfo &Nest, const RegionAccesses &ByRegion,
       if (A->Write && !A->Affine && !Refused) {
         Log.add(RejectKind::NonAffineWrite,
                 "'" + Reg.Name + "' is written through " +
-                    (A->UnrangedVar ? Subscript(A) : Subscript(A) + " in the loop variables") +
+                    Subscript(A, "a subscript that is not affine in the loop variables") +
                     ", so iterations may write the same element",
                 A->Loc, "written here");
         Refused = true;
@@ -267,7 +267,8 @@ void testDependences(const NestInfo &Nest, const RegionAccesses &ByRegion,
     for (const Access *A : As)
       if (!A->Write && !A->Affine && !Refused) {
         Log.add(RejectKind::ArrayDependence,
-                "'" + Reg.Name + "' is written by the loop and read through " + Subscript(A) +
+                "'" + Reg.Name + "' is written by the loop and read through " +
+                    Subscript(A, "a subscript that is not affine") +
                     ", so an iteration may read what another writes",
                 A->Loc, "read here");
         Refused = true;

@@ -28,6 +28,7 @@
 #include "clang/Analysis/AnalysisDeclContext.h"
 #include "clang/Analysis/CFG.h"
 
+#include <functional>
 #include <optional>
 
 using namespace clang;
@@ -40,7 +41,7 @@ namespace {
 /// Follows whether V is written along the body, in order.
 class WriteFlow {
 public:
-  explicit WriteFlow(const VarDecl *V, unsigned CallDepth = 0) : V(V), CallDepth(CallDepth) {
+  explicit WriteFlow(const VarDecl *V) : V(V) {
     if (const auto *CA = V->getASTContext().getAsConstantArrayType(V->getType()))
       Size = CA->getSize().getZExtValue();
   }
@@ -311,60 +312,28 @@ private:
   bool EndsUnwritten = false;
 };
 
-/// Whether the only escapes of the array VD in S are arguments of calls that fill it and keep
-/// no pointer to it (WriteFlow::fillsArgument): no `&`, reference or capture by reference, and
-/// every use as a pointer is such an argument.
-class FillOnlyEscapes {
-public:
-  explicit FillOnlyEscapes(const VarDecl *VD) : VD(VD) {}
-  bool check(const Stmt *S) {
-    scan(S);
-    return Ok && Decays == Filling;
-  }
-
-private:
-  bool isVD(const Expr *E) const {
-    const auto *DR = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParens() : nullptr);
-    return DR && DR->getDecl() == VD;
-  }
-  void scan(const Stmt *S) {
-    if (!S || !Ok)
+/// Whether every escape of the array VD that the loop may observe (scanEscapes) is its decay
+/// into an argument of a call that fills it and keeps no pointer to it
+/// (WriteFlow::fillsArgument), somewhere in Body.
+bool escapesOnlyIntoFills(const VarDecl *VD, const EscapeInfo &Escapes, const Stmt *Body) {
+  std::set<const Expr *> IntoFills;
+  std::function<void(const Stmt *)> Scan = [&](const Stmt *S) {
+    if (!S)
       return;
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
-      // An element: its base decays, but only to be indexed.
-      const Expr *Base = AS->getBase()->IgnoreParens();
-      if (const auto *ICE = dyn_cast<ImplicitCastExpr>(Base);
-          ICE && ICE->getCastKind() == CK_ArrayToPointerDecay && isVD(ICE->getSubExpr())) {
-        scan(AS->getIdx());
-        return;
-      }
-    }
-    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S);
-        ICE && ICE->getCastKind() == CK_ArrayToPointerDecay && isVD(ICE->getSubExpr()))
-      ++Decays;
-    if (const auto *UO = dyn_cast<UnaryOperator>(S);
-        UO && UO->getOpcode() == UO_AddrOf && rootVariable(UO->getSubExpr()) == VD)
-      Ok = false;
-    if (const auto *CE = dyn_cast<CallExpr>(S))
-      if (WriteFlow::fillsArgument(CE, VD))
-        ++Filling;
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getType()->isReferenceType())
-          if (V->getInit() && rootVariable(V->getInit()) == VD)
-            Ok = false;
-    if (const auto *LE = dyn_cast<LambdaExpr>(S))
-      for (const LambdaCapture &C : LE->captures())
-        if (C.capturesVariable() && C.getCapturedVar() == VD && C.getCaptureKind() == LCK_ByRef)
-          Ok = false;
+    if (const auto *CE = dyn_cast<CallExpr>(S); CE && WriteFlow::fillsArgument(CE, VD))
+      for (const Expr *A : CE->arguments())
+        for (const Expr *X = A->IgnoreParens(); X;) { // the decay under other conversions
+          IntoFills.insert(X);
+          const auto *IC = dyn_cast<ImplicitCastExpr>(X);
+          X = IC ? IC->getSubExpr()->IgnoreParens() : nullptr;
+        }
     for (const Stmt *C : S->children())
-      scan(C);
-  }
-
-  const VarDecl *VD;
-  bool Ok = true;
-  unsigned Decays = 0, Filling = 0;
-};
+      Scan(C);
+  };
+  Scan(Body);
+  const auto &Es = Escapes.escapesOf(VD);
+  return std::all_of(Es.begin(), Es.end(), [&](const Expr *E) { return IntoFills.count(E); });
+}
 
 /// A one-dimensional array of numbers small enough for each chunk's stack.
 bool privatizableArray(const VarDecl *VD) {
@@ -549,7 +518,7 @@ std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
         VD->isInitCapture() || InBounds.count(VD))
       continue;
     if (Escapes.escapeOf(VD) &&
-        !(privatizableArray(VD) && FillOnlyEscapes(VD).check(Enclosing->getBody())))
+        !(privatizableArray(VD) && escapesOnlyIntoFills(VD, Escapes, Enclosing->getBody())))
       continue;
     // Declared before the loop, in the enclosing function itself. Where the declaration is
     // written counts, not where its tokens were spelled (`fp t;` with `#define fp float`).

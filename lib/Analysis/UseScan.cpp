@@ -114,8 +114,8 @@ public:
   void finish() {
     for (auto &[V, E] : Pending) {
       if (Out.Repeats || !after(E))
-        Out.Escaping.emplace(V, E);
-      Out.EscapingAnywhere.emplace(V, E);
+        Out.Escaping[V].push_back(E);
+      Out.EscapingAnywhere[V].push_back(E);
     }
   }
 

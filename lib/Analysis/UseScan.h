@@ -20,6 +20,7 @@
 
 #include <map>
 #include <set>
+#include <vector>
 
 namespace clustrix {
 namespace analysis {
@@ -32,18 +33,25 @@ void collectNames(const clang::Stmt *S, std::set<const clang::VarDecl *> &Out);
 
 /// Where the addresses of the enclosing function's variables escape.
 struct EscapeInfo {
-  /// The first escaping use the loop may observe, per variable.
-  std::map<const clang::VarDecl *, const clang::Expr *> Escaping;
+  /// The escaping uses the loop may observe, per variable, in the order met.
+  std::map<const clang::VarDecl *, std::vector<const clang::Expr *>> Escaping;
   /// Every escaping use in the function, before the loop or after it, per variable: for a
   /// static local, whose address one call may leave where the loop of the next call sees it.
-  std::map<const clang::VarDecl *, const clang::Expr *> EscapingAnywhere;
+  std::map<const clang::VarDecl *, std::vector<const clang::Expr *>> EscapingAnywhere;
   /// The loop may run more than once in one call of the function.
   bool Repeats = false;
 
-  const clang::Expr *escapeOf(const clang::VarDecl *V) const {
+  /// The escaping uses of V that matter to the loop (for a static local, all of them).
+  const std::vector<const clang::Expr *> &escapesOf(const clang::VarDecl *V) const {
+    static const std::vector<const clang::Expr *> None;
     const auto &Map = V->isStaticLocal() ? EscapingAnywhere : Escaping;
     auto It = Map.find(V);
-    return It == Map.end() ? nullptr : It->second;
+    return It == Map.end() ? None : It->second;
+  }
+  /// The first of them, or null.
+  const clang::Expr *escapeOf(const clang::VarDecl *V) const {
+    const auto &Es = escapesOf(V);
+    return Es.empty() ? nullptr : Es.front();
   }
 };
 

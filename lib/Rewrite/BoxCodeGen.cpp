@@ -189,17 +189,8 @@ std::string frame(const Region &Reg, const RuntimeDialect &Dialect) {
       E = Dialect.castTo("int64_t", Reg.ExtentText);
     else if (D > 0 && D - 1 < Reg.DimExtents.size())
       E = Dialect.castTo("int64_t", Reg.DimExtents[D - 1].str());
-    else if (D > 0 && Reg.VariableRowLevels > 0 && Rank == Reg.VariableRowLevels + 1 &&
-             D - 1 < Reg.RowExtents.size() && Reg.RowExtents[D - 1].isValid())
-      E = Dialect.castTo("int64_t", Reg.RowExtents[D - 1].str());
-    else if (D > 0 && Reg.VariableRowLevels > 0 && Rank == Reg.VariableRowLevels + 1) {
-      // The extent of level D of `T (*p)[n][m]`: sizeof one level over sizeof the next.
-      std::string Outer = "(" + Reg.Name + ")", Inner;
-      for (unsigned K = 0; K < D; ++K)
-        Outer += "[0]";
-      Inner = Outer + "[0]";
-      E = Dialect.castTo("int64_t", "sizeof(" + Outer + ") / sizeof(" + Inner + ")");
-    }
+    else if (D > 0 && Reg.VariableRowLevels > 0 && Rank == Reg.VariableRowLevels + 1)
+      E = Dialect.castTo("int64_t", rowLength(Reg, D));
     Extents.push_back(E);
   }
   // Non-affine reads of a known extent: the whole object; of a pointer's, the heap block that
@@ -224,6 +215,16 @@ std::string frame(const Region &Reg, const RuntimeDialect &Dialect) {
 }
 
 } // namespace
+
+std::string clustrix::rowLength(const Region &Reg, unsigned Level) {
+  if (Level - 1 < Reg.RowExtents.size() && Reg.RowExtents[Level - 1].isValid())
+    return Reg.RowExtents[Level - 1].str();
+  // sizeof one level over sizeof the next.
+  std::string Outer = "(" + Reg.Name + ")";
+  for (unsigned K = 0; K < Level; ++K)
+    Outer += "[0]";
+  return "sizeof(" + Outer + ") / sizeof(" + Outer + "[0])";
+}
 
 std::string clustrix::boxProgramCode(const LoopResult &R, const RuntimeDialect &D) {
   namespace B = descriptor::ProgramBoxesField;

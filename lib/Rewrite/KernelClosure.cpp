@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Rewrite/KernelClosure.h"
+#include "clustrix/Rewrite/BoxCodeGen.h"
 #include "clustrix/AST/LoopNest.h"
 #include "clustrix/AST/MathFunctions.h"
 #include "clustrix/AST/StatementEnd.h"
@@ -601,24 +602,14 @@ public:
     }
     if (!Levels || E->isVariablyModifiedType() || Param.empty())
       return false;
-    const clustrix::Region *Reg = nullptr;
-    if (auto It = RegionIndex.find(Region); It != RegionIndex.end())
-      Reg = &R.Regions[It->second];
+    auto It = RegionIndex.find(Region);
+    if (It == RegionIndex.end())
+      return false;
     FlatRegion F;
     F.Levels = Levels;
     for (unsigned D = 1; D <= Levels; ++D) {
       std::string Name = "__clx_rl_" + Param + "_" + std::to_string(D);
-      // The analysis's length (a variable nothing changes) where it knows it; sizeof of the
-      // rows otherwise.
-      std::string Value;
-      if (Reg && D - 1 < Reg->RowExtents.size() && Reg->RowExtents[D - 1].isValid())
-        Value = Reg->RowExtents[D - 1].str();
-      else {
-        std::string Row = "(" + Region + ")";
-        for (unsigned Z = 0; Z < D; ++Z)
-          Row += "[0]";
-        Value = "sizeof(" + Row + ") / sizeof((" + Row + ")[0])";
-      }
+      std::string Value = rowLength(R.Regions[It->second], D);
       HostDecls.push_back("const long long " + Name + " = (long long)(" + Value + ");");
       addScalar(Name, Ctx.LongLongTy, Name);
       F.Lengths.push_back(Name);

@@ -19,6 +19,11 @@ namespace clustrix {
 /// The statements that declare `__clx_boxenv` (a ProgramBoxes) for an accepted loop with
 /// regions, inside the block the rewriter writes (the trip counts `__clx_trip<L>` are in scope),
 /// in the C++ of clustrix/Runtime.h or the C of clustrix/runtime_c.h.
+/// The length of level Level (1: the rows of `T (*p)[n]`) of a region of variable-length rows, as
+/// the host evaluates it at the loop: the analysis's extent where it knows one (a variable
+/// nothing changes), sizeof one level over sizeof the next otherwise.
+std::string rowLength(const Region &Reg, unsigned Level);
+
 std::string boxProgramCode(const LoopResult &R, const RuntimeDialect &D = RuntimeDialect::cxx());
 
 } // namespace clustrix
