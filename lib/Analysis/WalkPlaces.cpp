@@ -337,8 +337,15 @@ void BodyWalker::walkOuterVar(const VarDecl *VD, const Expr *DR, Use U) {
     nameOf(VD, DR->getBeginLoc()); // refuses it
     return;
   }
-  if (VD->hasGlobalStorage() && !VD->isStaticLocal() && VD->getType().isConstQualified())
-    return; // a constant
+  if (VD->hasGlobalStorage() && !VD->isStaticLocal() && VD->getType().isConstQualified()) {
+    // A constant. One whose value is known only at run time is a kernel parameter, named at
+    // the loop as checked here; where the loop cannot name it, only the GPU form is lost.
+    if (!R.Spellings.count(VD->getCanonicalDecl()) && Scope.whyNotNameable(VD).empty()) {
+      std::string Name = Scope.spellingAt(VD);
+      R.Spellings[VD->getCanonicalDecl()] = Name.empty() ? VD->getNameAsString() : Name;
+    }
+    return;
+  }
   if (!Cur->Fn || VD->isLocalVarDeclOrParm())
     nameOf(VD, DR->getBeginLoc()); // kernel arguments and guards name it at the loop
   if (VD->isStaticLocal() && Cur->Fn) {

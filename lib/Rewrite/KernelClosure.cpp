@@ -12,6 +12,7 @@
 #include "clustrix/AST/StatementEnd.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -171,17 +172,41 @@ public:
       return passByValue(BD->getNameAsString(), BD->getType());
     }
     const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
-    if (!VD)
-      return true; // functions: handled at the call
+    if (!VD) {
+      // Functions are handled at the call; one named otherwise (its address taken) must keep
+      // its signature.
+      if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()); FD && !CalleeRefs.count(DR))
+        NamedFunctions.push_back({FD, DR});
+      return true;
+    }
     if (Locals.count(VD) || IVs.count(VD) || Reductions.count(VD))
       return true;
     if (InCallee && (isa<ParmVarDecl>(VD) || VD->hasLocalStorage()))
       return true;
-    bool Constant = VD->hasGlobalStorage() && VD->getType().isConstQualified() && VD->getInit() &&
-                    (VD->getType()->isArithmeticType() || VD->getType()->isEnumeralType());
-    if (!Constant && InCallee)
+    // A constant is declared in the kernel with the value the host computed for it, so that
+    // its initializer (other constants, calls) need not be carried.
+    std::string ConstantValue;
+    if (VD->hasGlobalStorage() && VD->getType().isConstQualified() && VD->getInit() &&
+        (VD->getType()->isArithmeticType() || VD->getType()->isEnumeralType()))
+      ConstantValue = constantLiteral(VD);
+    bool Constant = !ConstantValue.empty();
+    // A callee's global is a parameter that the callee, and every function on the way to it,
+    // takes after its own (addHiddenParameters): the kernel passes its own parameter. It must
+    // be named at the loop as the analysis checked it, not by an identifier that the loop's
+    // function may declare for something else.
+    bool Hidden = !Constant && InCallee;
+    bool Named = R.Spellings.count(VD->getCanonicalDecl());
+    if (Hidden && (InMethod || !CurFn || !VD->hasGlobalStorage() || VD->isStaticLocal() || !Named))
       return fail("'" + CalleeName + "' uses '" + VD->getNameAsString() +
                   "', which is not one of its parameters");
+    if (!Constant && VD->hasGlobalStorage() && !Named)
+      return fail("'" + VD->getNameAsString() +
+                  "' cannot be named at the loop, where the kernel's arguments are written");
+    if (!Constant && VD->hasGlobalStorage())
+      for (const LambdaExpr *LE : LambdaStack)
+        if (LE->getCaptureDefault() == LCD_None)
+          return fail("a lambda that captures nothing uses '" + VD->getNameAsString() +
+                      "', which the kernel passes as a parameter");
     // In the kernel the variable is a parameter (or a constant) named by its identifier:
     // `cfg::limit` becomes `limit`, which must then name nothing else.
     std::string Name = VD->getNameAsString();
@@ -194,8 +219,9 @@ public:
                                                   DR->getNameInfo().getBeginLoc()));
     }
     if (Constant) {
-      if (std::find(Constants.begin(), Constants.end(), VD) == Constants.end())
-        Constants.push_back(VD);
+      if (std::find_if(Constants.begin(), Constants.end(),
+                       [&](const auto &C) { return C.first == VD; }) == Constants.end())
+        Constants.push_back({VD, ConstantValue});
       return true;
     }
     std::string Host = hostSpelling(VD);
@@ -205,9 +231,97 @@ public:
         return fail("region '" + Name +
                     "' has rows of variable length, which the kernel reaches element by "
                     "element only, and here it is used whole");
+      if (usedWhole(DR))
+        return fail("region '" + Name +
+                    "' is used whole here, and the kernel reaches it through a pointer to its "
+                    "elements");
+      if (Hidden && ok())
+        noteHidden(Name, RegionParams[Host]);
       return ok();
     }
-    return passByValue(Name, VD->getType(), Host);
+    if (!passByValue(Name, VD->getType(), Host))
+      return false;
+    if (Hidden)
+      noteHidden(Name, deviceDeclarator(VD->getType().getNonReferenceType().getUnqualifiedType(),
+                                        Name, Ctx));
+    return ok();
+  }
+
+  /// The value of constant VD as a literal of its type, or empty where the host has no value
+  /// for it at compile time (`const int n = atoi(...)`): the kernel then takes it as a
+  /// parameter.
+  std::string constantLiteral(const VarDecl *VD) const {
+    const APValue *V = VD->evaluateValue();
+    if (!V)
+      return "";
+    std::string Lit;
+    if (V->isInt()) {
+      const llvm::APSInt &I = V->getInt();
+      if (I.isSigned() && I.getSignificantBits() > 64)
+        return "";
+      if (!I.isSigned() && I.getActiveBits() > 64)
+        return "";
+      if (I.isSigned() && I.isNegative())
+        Lit = I.getSExtValue() == INT64_MIN ? "(-9223372036854775807LL - 1)"
+                                            : "(" + std::to_string(I.getSExtValue()) + "LL)";
+      else
+        Lit = std::to_string(I.isSigned() ? uint64_t(I.getSExtValue()) : I.getZExtValue()) +
+              (I.isSigned() ? "LL" : "ULL");
+    } else if (V->isFloat()) {
+      const llvm::APFloat &F = V->getFloat();
+      const llvm::fltSemantics &S = F.getSemantics();
+      if (!F.isFinite() || !(&S == &llvm::APFloat::IEEEsingle() ||
+                             &S == &llvm::APFloat::IEEEdouble() ||
+                             &S == &llvm::APFloat::x87DoubleExtended()))
+        return "";
+      llvm::SmallString<64> Buf;
+      char Hex[64];
+      unsigned N = F.convertToHexString(Hex, 0, false, llvm::APFloat::rmNearestTiesToEven);
+      Buf.append(Hex, Hex + N);
+      Lit = std::string(Buf) + (&S == &llvm::APFloat::x87DoubleExtended() ? "L" : "");
+    } else {
+      return "";
+    }
+    QualType T = VD->getType().getUnqualifiedType();
+    return deviceDeclarator(T, VD->getNameAsString(), Ctx) + " = static_cast<" +
+           deviceDeclarator(T, "", Ctx) + ">(" + Lit + ")";
+  }
+
+  /// Whether E, a region's variable, is used other than through its elements where the host's
+  /// type is not a pointer (`sizeof(a)`, `&a`, a reference bound to an array or a container):
+  /// the kernel's parameter is a pointer to the elements, of another type and size.
+  bool usedWhole(const Expr *E) {
+    if (E->getType().getNonReferenceType()->isPointerType())
+      return false;
+    const Expr *Cur = E;
+    while (true) {
+      DynTypedNodeList Parents = Ctx.getParents(*Cur);
+      if (Parents.size() != 1)
+        return true;
+      if (const auto *P = Parents[0].get<ParenExpr>()) {
+        Cur = P;
+        continue;
+      }
+      if (const auto *IC = Parents[0].get<ImplicitCastExpr>()) {
+        if (IC->getCastKind() == CK_NoOp) {
+          Cur = IC;
+          continue;
+        }
+        return IC->getCastKind() != CK_ArrayToPointerDecay;
+      }
+      if (const auto *Op = Parents[0].get<CXXOperatorCallExpr>())
+        return !(Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+                 Op->getArg(0) == Cur);
+      return true;
+    }
+  }
+
+  /// Global Name, which the callee being walked uses, is its parameter Decl.
+  void noteHidden(const std::string &Name, const std::string &Decl) {
+    HiddenDecls.emplace(Name, Decl);
+    auto &Uses = DirectGlobals[CurFn];
+    if (std::find(Uses.begin(), Uses.end(), Name) == Uses.end())
+      Uses.push_back(Name);
   }
 
   /// How the host names VD at the loop: as the analysis checked it (LoopResult::Spellings).
@@ -271,6 +385,14 @@ public:
   }
 
   bool VisitCXXThisExpr(CXXThisExpr *) { return ok(); }
+
+  /// The lambdas around a use: one that captures nothing cannot use a kernel parameter.
+  bool TraverseLambdaExpr(LambdaExpr *LE) {
+    LambdaStack.push_back(LE);
+    bool Result = RecursiveASTVisitor::TraverseLambdaExpr(LE);
+    LambdaStack.pop_back();
+    return Result;
+  }
 
   /// A lambda in the code the kernel carries is device code as it stands; its parameters and
   /// locals are the kernel's. `this` does not exist in a kernel.
@@ -384,6 +506,10 @@ public:
     std::string SavedName = CalleeName;
     InCallee = InMethod = true;
     CalleeName = M->getQualifiedNameAsString();
+    const FunctionDecl *SavedFn = CurFn;
+    CurFn = nullptr;
+    std::vector<const LambdaExpr *> SavedLambdas;
+    SavedLambdas.swap(LambdaStack);
     for (const ParmVarDecl *P : M->parameters()) {
       Locals.insert(P);
       noteType(P->getType());
@@ -397,10 +523,105 @@ public:
     InCallee = SavedCallee;
     InMethod = SavedMethod;
     CalleeName = SavedName;
+    CurFn = SavedFn;
+    LambdaStack.swap(SavedLambdas);
     if (ok() && !M->isOutOfLine() && Types.size() != TypesBefore)
       return fail("'" + M->getQualifiedNameAsString() + "' uses type '" +
                   typeName(Types.back()) + "', which the kernel would declare after it");
     return ok();
+  }
+
+  /// Every carried function that uses a global, or calls one that does, takes those globals
+  /// as parameters after its own, and every call passes them: the kernel its parameters, a
+  /// function its own. Where that cannot be written, the loop has no GPU form.
+  bool addHiddenParameters() {
+    if (DirectGlobals.empty())
+      return ok();
+    std::map<const FunctionDecl *, std::vector<std::string>> Needs = DirectGlobals;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const CallSite &C : Calls) {
+        auto It = Needs.find(C.Callee);
+        if (!C.Caller || It == Needs.end() || C.Caller == C.Callee)
+          continue;
+        std::vector<std::string> &Mine = Needs[C.Caller];
+        for (const std::string &G : Needs[C.Callee])
+          if (std::find(Mine.begin(), Mine.end(), G) == Mine.end()) {
+            Mine.push_back(G);
+            Changed = true;
+          }
+      }
+    }
+    // The names the body declares: its locals shadow the kernel's parameters at a call.
+    std::set<std::string> BodyNames;
+    for (const std::set<const VarDecl *> *Set : {&Locals, &IVs, &Reductions})
+      for (const VarDecl *V : *Set)
+        BodyNames.insert(V->getNameAsString());
+    for (const Private &P : R.Privates)
+      BodyNames.insert(P.Name);
+    for (const auto &[F, Globals] : Needs) {
+      std::string FName = F->getNameAsString();
+      std::string Uses = "'" + FName + "' uses '" + Globals.front() + "'";
+      if (F->isVariadic() || !F->hasWrittenPrototype())
+        return fail(Uses + ", and its parameters cannot be extended to pass it");
+      std::set<std::string> Own;
+      for (const ParmVarDecl *P : F->parameters())
+        Own.insert(P->getNameAsString());
+      for (const VarDecl *V : Locals)
+        if (V->getParentFunctionOrMethod() == F || isAncestorFunction(V, F))
+          Own.insert(V->getNameAsString());
+      for (const std::string &G : Globals)
+        if (Own.count(G))
+          return fail("'" + FName + "' uses '" + G + "' and also declares its own '" + G + "'");
+      FunctionTypeLoc FTL = F->getFunctionTypeLoc();
+      if (!FTL || FTL.getLParenLoc().isMacroID() || FTL.getRParenLoc().isMacroID())
+        return fail(Uses + ", and its parameters are written so that they cannot be extended");
+      std::string Decls, Args;
+      for (const std::string &G : Globals) {
+        Decls += (Decls.empty() ? "" : ", ") + HiddenDecls[G];
+        Args += (Args.empty() ? "" : ", ") + G;
+      }
+      if (F->getNumParams() == 0)
+        RW.ReplaceText(
+            CharSourceRange::getCharRange(FTL.getLParenLoc().getLocWithOffset(1),
+                                          FTL.getRParenLoc()),
+            Decls);
+      else
+        RW.InsertTextBefore(FTL.getRParenLoc(), ", " + Decls);
+      HasHidden.insert(F);
+      for (const auto &[Named, DR] : NamedFunctions)
+        if (Named->getCanonicalDecl() == F->getCanonicalDecl())
+          return fail(Uses + ", and the code names '" + FName + "' other than in a call");
+      for (const CallSite &C : Calls) {
+        if (C.Callee != F)
+          continue;
+        if (C.FromMethod)
+          return fail(Uses + ", and a member function calls it, which cannot pass it");
+        if (C.InBareLambda)
+          return fail(Uses + ", and a lambda that captures nothing calls it");
+        for (const Expr *A : C.Call->arguments())
+          if (isa<CXXDefaultArgExpr>(A))
+            return fail(Uses + ", and a call of it leaves out a default argument");
+        if (C.Call->getRParenLoc().isMacroID())
+          return fail(Uses + ", and a call of it is written inside a macro");
+        if (!C.Caller)
+          for (const std::string &G : Globals)
+            if (BodyNames.count(G))
+              return fail("'" + FName + "' uses '" + G + "', and the loop declares its own '" +
+                          G + "'");
+        RW.InsertTextBefore(C.Call->getRParenLoc(),
+                            (C.Call->getNumArgs() ? ", " : "") + Args);
+      }
+    }
+    return ok();
+  }
+
+  /// Whether V is declared within function F (in a lambda or block of its body).
+  static bool isAncestorFunction(const VarDecl *V, const FunctionDecl *F) {
+    for (const DeclContext *DC = V->getDeclContext(); DC; DC = DC->getParent())
+      if (DC == F)
+        return true;
+    return false;
   }
 
   static std::string typeName(const Decl *D) {
@@ -450,14 +671,24 @@ public:
       return fail("the loop calls function template '" + FD->getQualifiedNameAsString() + "'");
     if (SM.isInSystemHeader(Def->getLocation()))
       return fail("the loop calls '" + Name + "' from a system header");
+    bool Bare = std::any_of(LambdaStack.begin(), LambdaStack.end(), [](const LambdaExpr *LE) {
+      return LE->getCaptureDefault() == LCD_None;
+    });
+    Calls.push_back({CurFn, InMethod, Bare, CE, Def});
+    if (const auto *DR = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
+      CalleeRefs.insert(DR);
     if (std::find(Functions.begin(), Functions.end(), Def) != Functions.end())
       return ok();
     Functions.push_back(Def);
     bool Saved = InCallee, SavedMethod = InMethod;
     std::string SavedName = CalleeName;
+    const FunctionDecl *SavedFn = CurFn;
+    std::vector<const LambdaExpr *> SavedLambdas;
+    SavedLambdas.swap(LambdaStack);
     InCallee = true;
     InMethod = false;
     CalleeName = Name;
+    CurFn = Def;
     for (const ParmVarDecl *P : Def->parameters()) {
       Locals.insert(P);
       noteType(P->getType());
@@ -467,6 +698,8 @@ public:
     InCallee = Saved;
     InMethod = SavedMethod;
     CalleeName = SavedName;
+    CurFn = SavedFn;
+    LambdaStack.swap(SavedLambdas);
     return ok();
   }
 
@@ -756,7 +989,27 @@ public:
   std::map<std::string, const Decl *> KernelNames;
   std::map<std::string, std::string> RegionParams; ///< region name -> parameter declaration
   std::set<const VarDecl *> Reductions, IVs, Locals;
-  std::vector<const VarDecl *> Constants;
+  std::vector<std::pair<const VarDecl *, std::string>> Constants; ///< With their declarations.
+  /// The function whose body is being walked: null in the loop body, its lambdas and member
+  /// functions.
+  const FunctionDecl *CurFn = nullptr;
+  std::vector<const LambdaExpr *> LambdaStack;
+  /// A call of a function the kernel carries, from Caller (null: the body, or a member function
+  /// where FromMethod).
+  struct CallSite {
+    const FunctionDecl *Caller;
+    bool FromMethod;
+    bool InBareLambda; ///< Within a lambda that captures nothing.
+    const CallExpr *Call;
+    const FunctionDecl *Callee;
+  };
+  std::vector<CallSite> Calls;
+  std::set<const DeclRefExpr *> CalleeRefs;
+  std::vector<std::pair<const FunctionDecl *, const DeclRefExpr *>> NamedFunctions;
+  /// The globals each carried function names itself, by kernel name, in the order met.
+  std::map<const FunctionDecl *, std::vector<std::string>> DirectGlobals;
+  std::map<std::string, std::string> HiddenDecls; ///< kernel name -> parameter declaration
+  std::set<const FunctionDecl *> HasHidden;       ///< Functions that take globals.
   std::vector<const FunctionDecl *> Functions;
   std::vector<const Decl *> Types; ///< TagDecls and TypedefNameDecls, dependencies first
   std::set<const TagDecl *> AnonRecords; ///< Records emitted within their typedef
@@ -854,6 +1107,7 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   }
   const Stmt *Body = innermostBody(Loop, unsigned(R.Nest.size()));
   B.TraverseStmt(const_cast<Stmt *>(Body));
+  B.addHiddenParameters();
   if (!B.ok()) {
     Out.Reason = B.Reason;
     return Out;
@@ -910,17 +1164,15 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   for (const VarDecl *V : B.Lambdas)
     Out.LambdaDecls.push_back("auto " + V->getNameAsString() + " = " +
                               B.text(V->getInit()->IgnoreImplicit()->getSourceRange()) + ";");
-  for (const VarDecl *VD : B.Constants)
-    Out.Constants.push_back(
-        deviceDeclarator(VD->getType().getUnqualifiedType(), VD->getNameAsString(), Ctx) + " = " +
-        B.text(VD->getInit()->getSourceRange()));
+  for (const auto &C : B.Constants)
+    Out.Constants.push_back(C.second);
   for (const FunctionDecl *FD : B.Functions) {
-    Out.Signatures.push_back(
-        Lexer::getSourceText(
-            CharSourceRange::getCharRange(FD->getBeginLoc(), FD->getBody()->getBeginLoc()), SM,
-            Ctx.getLangOpts())
-            .rtrim()
-            .str());
+    CharSourceRange Head =
+        CharSourceRange::getCharRange(FD->getBeginLoc(), FD->getBody()->getBeginLoc());
+    std::string Sig = B.HasHidden.count(FD)
+                          ? B.RW.getRewrittenText(Head)
+                          : Lexer::getSourceText(Head, SM, Ctx.getLangOpts()).str();
+    Out.Signatures.push_back(StringRef(Sig).rtrim().str());
     Out.Functions.push_back(B.text(FD->getSourceRange()));
   }
   for (const auto &S : B.Scalars)
