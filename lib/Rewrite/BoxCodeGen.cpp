@@ -9,17 +9,34 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cassert>
 #include <map>
+#include <optional>
 
 using namespace clustrix;
 
 namespace {
 
 /// Whether a region's box is its whole object (no affine subscripts, or more dimensions than a
-/// box has), and the rank of its box.
-bool isWhole(const Region &Reg) { return !Reg.Affine || Reg.Rank > 3; }
-unsigned boxRank(const Region &Reg) { return isWhole(Reg) ? 1 : Reg.Rank; }
+/// box has and inner extents that are not known constants), and the rank of its box.
+bool isWhole(const Region &Reg) {
+  return !Reg.Affine || (Reg.Rank > 3 && foldedRows(Reg).empty());
+}
+unsigned boxRank(const Region &Reg) { return isWhole(Reg) ? 1 : std::min(Reg.Rank, 3u); }
+
+/// Access Subs of a region of more than three dimensions, in its box's three: the dimensions
+/// from the third on become one, `((s2 * n3) + s3) * n4 + ...`, the same offset in a row of
+/// their product's length.
+std::vector<Polynomial> foldSubscripts(const std::vector<Polynomial> &Subs,
+                                       const std::vector<int64_t> &Rows) {
+  if (Subs.size() <= 3)
+    return Subs;
+  Polynomial Folded = Subs[2];
+  for (size_t D = 3; D < Subs.size(); ++D)
+    Folded = Folded * Polynomial::constant(Rows[D - 1]) + Subs[D];
+  return {Subs[0], Subs[1], Folded};
+}
 
 std::string joined(const std::vector<std::string> &Items, const std::string &Empty) {
   if (Items.empty())
@@ -110,8 +127,11 @@ void BoxTables::addAccesses(unsigned RI) {
   // rank 1: the runtime's box is the extent and what they reach beyond it (`p[i - 1]`).
   if (isWhole(Reg) && Reg.Rank != 1)
     return;
+  std::vector<int64_t> Rows = Reg.Rank > 3 ? foldedRows(Reg) : std::vector<int64_t>();
   for (size_t I = 0; I < Reg.Subscripts.size(); ++I) {
-    const std::vector<Polynomial> &Subs = Reg.Subscripts[I];
+    if (Reg.Subscripts[I].size() != Reg.Rank)
+      continue;
+    std::vector<Polynomial> Subs = foldSubscripts(Reg.Subscripts[I], Rows);
     if (Subs.size() != Rank || !Subs[0].isValid())
       continue;
     size_t First = Exprs.size();
@@ -178,11 +198,22 @@ std::string frame(const Region &Reg, const RuntimeDialect &Dialect) {
   } else
     Elem = "(" + Reg.Name + ")";
   unsigned Rank = boxRank(Reg);
+  std::vector<int64_t> Rows = Reg.Rank > 3 && Rank == 3 ? foldedRows(Reg) : std::vector<int64_t>();
   std::vector<std::string> Extents;
   for (unsigned D = 0; D < 3; ++D) {
     std::string E = "-1";
     if (D >= Rank)
       E = "1";
+    else if (!Rows.empty() && D == 0)
+      E = Reg.ConstDims.size() == Reg.Rank ? std::to_string(Reg.ConstDims[0]) : "-1";
+    else if (!Rows.empty() && D == 1)
+      E = std::to_string(Rows[0]);
+    else if (!Rows.empty()) { // the folded dimensions' product
+      int64_t Product = 1;
+      for (size_t K = 1; K < Rows.size(); ++K)
+        Product *= Rows[K];
+      E = std::to_string(Product);
+    }
     else if (!Reg.ConstDims.empty() && Reg.ConstDims.size() == Rank)
       E = std::to_string(Reg.ConstDims[D]);
     else if (D == 0 && Rank == 1 && !Reg.ExtentText.empty())
@@ -215,6 +246,63 @@ std::string frame(const Region &Reg, const RuntimeDialect &Dialect) {
 }
 
 } // namespace
+
+std::vector<int64_t> clustrix::foldedRows(const Region &Reg) {
+  std::vector<int64_t> Rows;
+  if (Reg.Rank <= 3)
+    return Rows;
+  int64_t Product = 1;
+  for (unsigned D = 1; D < Reg.Rank; ++D) {
+    std::optional<int64_t> N;
+    if (Reg.ConstDims.size() == Reg.Rank)
+      N = Reg.ConstDims[D];
+    else if (D - 1 < Reg.RowExtents.size() && Reg.RowExtents[D - 1].isValid())
+      N = Reg.RowExtents[D - 1].asConstant();
+    else if (D - 1 < Reg.DimExtents.size() && Reg.DimExtents[D - 1].isValid())
+      N = Reg.DimExtents[D - 1].asConstant();
+    // A product past 2^40 elements is no row a box describes.
+    if (!N || *N <= 0 || *N > (int64_t(1) << 40) / Product)
+      return {};
+    Product *= *N;
+    Rows.push_back(*N);
+  }
+  return Rows;
+}
+
+bool clustrix::boxFullWrite(const Region &Reg, const LoopResult &R) {
+  if (!Reg.FullWrite || Reg.Rank <= 3)
+    return Reg.FullWrite;
+  std::vector<int64_t> Rows = foldedRows(Reg);
+  if (Rows.empty())
+    return false;
+  // Every write has the same subscripts (writtenInFull): each folded dimension after the
+  // first must run over its whole row, or the folded row has holes the chunk does not write.
+  for (size_t I = 0; I < Reg.Subscripts.size(); ++I) {
+    if (I < Reg.Writes.size() && !Reg.Writes[I])
+      continue;
+    const std::vector<Polynomial> &Subs = Reg.Subscripts[I];
+    for (unsigned D = 3; D < Subs.size(); ++D) {
+      std::vector<PolyVar> Vs = Subs[D].loopVars();
+      if (Vs.size() != 1)
+        return false;
+      std::optional<int64_t> C = Subs[D].coefficientOf(Vs[0]).asConstant();
+      const PolyRange *Range = nullptr;
+      for (const auto &[V, IR] : R.InnerRanges)
+        if (V.Key == Vs[0].Key)
+          Range = &IR;
+      if (!C || !Range || Range->isLattice() || Range->isClamped() || Range->Hull)
+        return false;
+      std::optional<int64_t> Lo = Range->Lo.asConstant(), Hi = Range->Hi.asConstant();
+      int64_t Off = Subs[D].constantTerm();
+      if (!Lo || !Hi || (*C != 1 && *C != -1))
+        return false;
+      int64_t First = *C == 1 ? *Lo + Off : Off - *Hi, Last = *C == 1 ? *Hi + Off : Off - *Lo;
+      if (First != 0 || Last != Rows[D - 1] - 1)
+        return false;
+    }
+  }
+  return true;
+}
 
 std::string clustrix::rowLength(const Region &Reg, unsigned Level) {
   if (Level - 1 < Reg.RowExtents.size() && Reg.RowExtents[Level - 1].isValid())

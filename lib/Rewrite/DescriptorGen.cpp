@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clustrix/Rewrite/DescriptorGen.h"
+#include "clustrix/Rewrite/BoxCodeGen.h"
 #include "clustrix/Support/Text.h"
 
 #include <algorithm>
@@ -52,7 +53,7 @@ void emitRegions(llvm::raw_ostream &OS, const LoopResult &R, const RuntimeDialec
     OS << (I ? ", " : "")
        << descriptor::init(descriptor::RegionInfo{
               F::Name(cStringLiteral(Reg.Name)), F::Access(Acc),
-              F::Rank(std::min<unsigned>(3, Reg.Rank)), F::FullWrite(Reg.FullWrite ? 1 : 0),
+              F::Rank(std::min<unsigned>(3, Reg.Rank)), F::FullWrite(boxFullWrite(Reg, R) ? 1 : 0),
               F::MayAlias(Reg.MayAlias ? 1 : 0)});
   }
   OS << "};\n";

@@ -12,7 +12,9 @@
 #include "clustrix/Analysis/LoopAnalysis.h"
 #include "clustrix/Rewrite/RuntimeDialect.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace clustrix {
 
@@ -23,6 +25,17 @@ namespace clustrix {
 /// the host evaluates it at the loop: the analysis's extent where it knows one (a variable
 /// nothing changes), sizeof one level over sizeof the next otherwise.
 std::string rowLength(const Region &Reg, unsigned Level);
+
+/// The constant extents of dimensions 1 to Rank - 1 of a region of more than three dimensions
+/// (its type's, or its delinearization's), or empty where one is not a known constant. With
+/// them its box has three dimensions, the third the row-major fold of the rest (their product
+/// long): the same elements at the same offsets. Without them the box is the whole object.
+std::vector<int64_t> foldedRows(const Region &Reg);
+
+/// Whether every element of a chunk's write box of Reg is written by the chunk, in the box's
+/// dimensions: a folded row (foldedRows) is whole only where each folded dimension after the
+/// first runs over its whole extent.
+bool boxFullWrite(const Region &Reg, const LoopResult &R);
 
 std::string boxProgramCode(const LoopResult &R, const RuntimeDialect &D = RuntimeDialect::cxx());
 
