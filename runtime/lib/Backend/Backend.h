@@ -102,6 +102,10 @@ public:
   /// no faster than the caller's own loop, and a loop no other backend can run falls back to
   /// these lanes.
   virtual bool isHost() const = 0;
+  /// Whether a lane that copies a chunk's boxes copies back only what the chunk's writes reach
+  /// (LoopArgs::WriteBoxes), not the whole box: then chunks whose boxes overlap only where one
+  /// merely reads may still run side by side, each copying back its own writes.
+  virtual bool copiesBackWritesOnly() const { return false; }
   /// Whether the lane keeps a residency scope's data on its device (Data/Residency.h).
   virtual bool keepsData(const Lane &) const { return false; }
   /// Whether the setting may use this backend's devices, so that discovery must look for them.

@@ -52,6 +52,9 @@ struct SubChunk {
   unsigned Stream = 0;
   unsigned Grid = 0;
   std::vector<Box> Boxes;
+  /// Per region, what the chunk's writes reach (LoopArgs::WriteBoxes, within Boxes): the part
+  /// copied back and marked written. The rest of a box was only read and holds the host's values.
+  std::vector<Box> WriteBoxes;
   std::vector<CUdeviceptr> Buffers;   // per region (0 when empty or resident)
   std::vector<uint64_t> Elem0;        // resident: per region, the device address of element 0
   std::vector<size_t> BufferBytes;    // their sizes
@@ -1106,8 +1109,10 @@ public:
     Overlap = Pieces.size() > 1;
     if (Overlap && Info.NumRegions) {
       std::vector<Box> All(Pieces.size() * Info.NumRegions);
+      // Each copies back its write boxes only (copyOut).
+      BoxFn Written = Args.WriteBoxes ? Args.WriteBoxes : Args.Boxes;
       for (size_t I = 0; I < Pieces.size(); ++I)
-        Args.Boxes(Args.BoxEnv, Pieces[I].Lo, Pieces[I].Hi, &All[I * Info.NumRegions]);
+        Written(Args.BoxEnv, Pieces[I].Lo, Pieces[I].Hi, &All[I * Info.NumRegions]);
       Overlap = checkWriteDisjoint(Info, All, Pieces.size()).empty();
     }
     if (Pieces.size() > 1 && logEnabled(LogLevel::Debug))
@@ -1144,6 +1149,7 @@ public:
       if (NR)
         Args.Boxes(Args.BoxEnv, Sc.Lo, Sc.Hi, Sc.Boxes.data());
     }
+    writeBoxesOf(Sc);
     if (Direct)
       return true; // the kernel reads the host's memory; the driver brings the pages
     if (Resident) {
@@ -1255,7 +1261,8 @@ public:
       for (uint32_t R = 0; R < Info.NumRegions; ++R)
         if (Info.Regions[R].Access & AccessWrite) {
           bool Changed = false;
-          T.wrote(*S.Memory, Sc.Boxes[R], Info.Regions[R].Rank, Info.Regions[R].Name, &Changed);
+          T.wrote(*S.Memory, Sc.WriteBoxes[R], Info.Regions[R].Rank, Info.Regions[R].Name,
+                  &Changed);
           OwnChanges += Changed;
         }
       keepReplay(Sc, T.generation());
@@ -1274,7 +1281,8 @@ public:
     std::vector<char> &Fetched = S.Kept.Fetched;
     Fetched.assign(NR, 0);
     for (uint32_t R = 0; R < NR; ++R)
-      if ((Info.Regions[R].Access & AccessWrite) && Sc.Buffers[R]) {
+      if ((Info.Regions[R].Access & AccessWrite) && Sc.Buffers[R] &&
+          !boxEmpty(Sc.WriteBoxes[R], Info.Regions[R].Rank)) {
         if (!fetchBox(Sc, R, Dense[R], Err))
           return false;
         Fetched[R] = 1;
@@ -1308,8 +1316,8 @@ public:
     }
     for (uint32_t R = 0; R < NR; ++R)
       if (Fetched[R]) {
-        unpackBox(describeBoxCopy(Sc.Boxes[R], Info.Regions[R].Rank), Dense[R].data(),
-                  Sc.Boxes[R].Base);
+        unpackBox(describeBoxCopy(Sc.WriteBoxes[R], Info.Regions[R].Rank), Dense[R].data(),
+                  Sc.WriteBoxes[R].Base);
         if (Dense[R].size() > MaxKeptDenseBytes)
           std::vector<char>().swap(Dense[R]);
       }
@@ -1376,6 +1384,27 @@ private:
     return true;
   }
 
+  /// The sub-chunk's write boxes: LoopArgs::WriteBoxes where the loop has them and each lies
+  /// within its box (the buffer holds the box), else the boxes themselves.
+  void writeBoxesOf(SubChunk &Sc) const {
+    Sc.WriteBoxes = Sc.Boxes;
+    const uint32_t NR = Info.NumRegions;
+    if (!NR || !Args.WriteBoxes)
+      return;
+    std::vector<Box> W(NR);
+    Args.WriteBoxes(Args.BoxEnv, Sc.Lo, Sc.Hi, W.data());
+    for (uint32_t R = 0; R < NR; ++R) {
+      const unsigned Rank = Info.Regions[R].Rank;
+      bool Within = W[R].Base == Sc.Boxes[R].Base && W[R].ElemSize == Sc.Boxes[R].ElemSize;
+      for (unsigned D = 0; D < Rank && Within; ++D)
+        Within = W[R].Extent[D] == Sc.Boxes[R].Extent[D] &&
+                 (boxEmpty(W[R], Rank) ||
+                  (W[R].Lo[D] >= Sc.Boxes[R].Lo[D] && W[R].Hi[D] <= Sc.Boxes[R].Hi[D]));
+      if (Within)
+        Sc.WriteBoxes[R] = W[R];
+    }
+  }
+
   /// Copies one box from the host array to its device buffer, through staging when there is
   /// some (strided pieces, never one covering range).
   bool copyBoxIn(const SubChunk &Sc, uint32_t R, std::string &Err) {
@@ -1428,7 +1457,10 @@ private:
 
   /// Copies a device box into Dense (the box's elements, packed), through staging if any.
   bool fetchBox(const SubChunk &Sc, uint32_t R, std::vector<char> &Dense, std::string &Err) {
-    BoxCopy C = describeBoxCopy(Sc.Boxes[R], Info.Regions[R].Rank);
+    BoxCopy C = describeBoxCopy(Sc.WriteBoxes[R], Info.Regions[R].Rank);
+    // The buffer holds the whole box from its first element: the write box starts further in.
+    const CUdeviceptr Buffer =
+        Sc.Buffers[R] + (C.OffsetBytes - describeBoxCopy(Sc.Boxes[R], Info.Regions[R].Rank).OffsetBytes);
     size_t Need = C.WidthBytes * C.Height * C.Depth;
     if (Dense.size() < Need)
       Dense.resize(Need);
@@ -1444,7 +1476,7 @@ private:
     };
     if (!S.Staging) {
       for (const Piece &P : piecesOf(C, std::max<size_t>(C.WidthBytes * C.Height, 1))) {
-        Memcpy3D M = pieceCopy(C, P, /*ToDevice=*/false, nullptr, OutOf(P), Sc.Buffers[R]);
+        Memcpy3D M = pieceCopy(C, P, /*ToDevice=*/false, nullptr, OutOf(P), Buffer);
         if (!check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St))) ||
             !sync(St, Err))
           return false;
@@ -1459,7 +1491,7 @@ private:
     return pipelineToHost(
         Pieces.size(), Buf,
         [&](size_t K, char *B) {
-          Memcpy3D M = pieceCopy(C, Pieces[K], /*ToDevice=*/false, nullptr, B, Sc.Buffers[R]);
+          Memcpy3D M = pieceCopy(C, Pieces[K], /*ToDevice=*/false, nullptr, B, Buffer);
           return check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuMemcpy3DAsync(&M, St)));
         },
         [&](size_t K, char *B) {
@@ -1606,6 +1638,7 @@ class CudaBackend final : public Backend {
 public:
   const char *name() const override { return "cuda"; }
   bool isHost() const override { return false; }
+  bool copiesBackWritesOnly() const override { return true; }
   /// A GPU whose kernels use the host's memory directly (pageable_access) keeps nothing.
   bool keepsData(const Lane &L) const override { return !L.HostMemory; }
   bool requested(const DeviceSpec &Spec) const override { return Spec.Auto || Spec.Cuda; }

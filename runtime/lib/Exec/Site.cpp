@@ -148,12 +148,15 @@ static std::string unknownExtent(const LoopInfo &Info, const LoopArgs &Args) {
 
 const std::string &SiteState::checks(const LoopInfo &Info, const LoopArgs &Args) {
   const Plan &P = CachedPlan;
-  // Chunks that run in place write only what their writes reach; a device that copies a
-  // region's box in and out writes the whole box back, what it only read included.
-  bool InPlace = true;
-  for (size_t L = 0; L < P.NumLanes && L < Usable.size(); ++L)
+  // Chunks that run in place write only what their writes reach, and so does a device that
+  // copies back only its write boxes (a GPU); one that copies a region's whole box back (an
+  // MPI rank) writes what it only read too.
+  bool InPlace = true, WritesOnly = true;
+  for (size_t L = 0; L < P.NumLanes && L < Usable.size(); ++L) {
     InPlace &= Usable[L]->Owner->isHost();
-  BoxFn Written = InPlace && Args.WriteBoxes ? Args.WriteBoxes : Args.Boxes;
+    WritesOnly &= Usable[L]->Owner->isHost() || Usable[L]->Owner->copiesBackWritesOnly();
+  }
+  BoxFn Written = WritesOnly && Args.WriteBoxes ? Args.WriteBoxes : Args.Boxes;
   bool Keyed = boxKey(Args, ScratchKey);
   ScratchKey.push_back(Written == Args.Boxes ? 0 : 1);
   if (Keyed)
@@ -183,8 +186,8 @@ const std::string &SiteState::checks(const LoopInfo &Info, const LoopArgs &Args)
     if (ChecksResult.empty() && AnyWrite && P.Chunks.size() > 1) {
       // In place, the writes of each access on their own: where a region's accesses reach
       // different parts of it (row j and column j of a matrix), their hull per chunk overlaps
-      // the next chunk's and theirs do not. A device copies a region's whole box back, so
-      // there the hull is what is written.
+      // the next chunk's and theirs do not. A device copies back a region's hull (of its
+      // writes, or of its whole box), so there the hull is what is written.
       bool PerAccess = InPlace && Args.Boxes == &programBoxes && Args.BoxEnv;
       if (PerAccess) {
         const auto &PB = *static_cast<const ProgramBoxes *>(Args.BoxEnv);
