@@ -2314,6 +2314,109 @@ class Program:
                              '  dt_val("%s %s", (long long)(%s[0] * 100 + %s[1] * 10 + %s[2]));'
                              % (L.tag, d, d, d, d)])
 
+    def sp_cglobal(self, L):
+        """Helpers that read globals (NPB BT's exact_solution reads its table `ce`): a table and
+        a scalar read by a helper the body calls directly ('direct'), through another helper
+        ('chain'), through a lambda of the function that captures by reference ('lambda'); a
+        local of the loop's function named like the scalar ('shadow'); a table in a namespace
+        ('namespace'); a constant known only at run time ('runtime'); sizeof of the table in
+        the helper ('sizeof', no GPU form). In the kernel the helpers take the globals as
+        parameters."""
+        b = self.sp_base(L)
+        if not b:
+            return None
+        r = self.rnd
+        i = L.vars[0].name
+        kind = r.choice(['direct', 'chain', 'lambda', 'shadow', 'namespace', 'runtime', 'sizeof'])
+        L.tags.add('callee-global-' + kind)
+        size = r.randint(3, 9)
+        tbl, sc, h, h2, f = (self.fresh('tbl'), self.fresh('sc'), self.p + self.fresh('gh'),
+                             self.p + self.fresh('gh'), self.fresh('f'))
+        tbl, sc = self.p + tbl, self.p + sc
+        if kind == 'namespace':
+            ns = self.p + self.fresh('ns')
+            self.decls += ['namespace %s {' % ns, 'static int %s[%d];' % (tbl, size), '}']
+            tref = '%s::%s' % (ns, tbl)
+        else:
+            self.decls.append('static int %s[%d];' % (tbl, size))
+            tref = tbl
+        self.decls.append('static int %s;' % sc)
+        extra = sc
+        if kind == 'runtime':
+            rc, rf = self.p + self.fresh('rc'), self.p + self.fresh('rf')
+            self.decls += ['static int %s() { return %d; }' % (rf, r.randint(1, 9)),
+                           'static const int %s = %s();' % (rc, rf)]
+            extra = '%s + %s' % (sc, rc)
+        count = '(int)(sizeof(%s) / sizeof(%s[0]))' % (tref, tref) if kind == 'sizeof' else str(size)
+        self.decls.append('static int %s(int k) { return %s[(k %% %s + %s) %% %s] + %s; }'
+                          % (h, tref, count, count, count, extra))
+        call = '%s(%s)' % (h, i)
+        pre = ['  for (int q = 0; q < %d; ++q)' % size,
+               '    %s[q] = q * %d - %d;' % (tref, r.randint(1, 5), r.randint(0, 9)),
+               '  %s = %d;' % (sc, r.randint(-5, 9))]
+        if kind == 'chain':
+            self.decls.append('static int %s(int k) { return %s(k) - %s(k + 1); }' % (h2, h, h))
+            call = '%s(%s)' % (h2, i)
+        elif kind == 'lambda':
+            pre.append('  auto %s = [&](int k) { return %s(k) * 2; };' % (f, h))
+            call = '%s(%s)' % (f, i)
+        elif kind == 'shadow':
+            pre += ['  int %s = %d;' % (sc, r.randint(50, 99)), '  (void)%s;' % sc]
+        e = Ex('%s + %s' % (call, i), 'int', 120 + self.n, True)
+        return self.sp_wrap(b, [self.store_x(b, e)], pre)
+
+    def sp_rank4(self, L):
+        """A grid of four or five dimensions, as NPB BT, SP and LU keep theirs (`double
+        (*rhs)[J][I][5]`): boxes fold the trailing dimensions. The loop over the first writes a
+        fixed last subscript, then updates from the row before under the hull of two sibling
+        loops over j (a read box reaching the previous slab), over all or part of the last
+        dimension; 'pointer' uses rows allocated on the heap, 'five' a fifth dimension."""
+        pre, fors, post, clauses = self.header(L, 'n', simple=True)
+        r = self.rnd
+        iv = L.vars[0]
+        i, n0 = iv.name, iv.hi + 1
+        kind = r.choice(['static', 'pointer', 'five', 'partial'])
+        L.tags.add('rank4-' + kind)
+        J, K, M = r.randint(2, 5), r.randint(2, 4), r.randint(2, 5)
+        g, j, k, m, e = (self.fresh('g4'), self.fresh('j'), self.fresh('k'), self.fresh('m'),
+                         self.fresh('e'))
+        dims = [J, K, M] + ([2] if kind == 'five' else [])
+        rows = ''.join('[%d]' % d for d in dims)
+        total = n0
+        for d in dims:
+            total *= d
+        if kind == 'pointer':
+            pre += ['  double (*%s)%s = (double (*)%s)std::calloc(%d, sizeof(double));'
+                    % (g, rows, rows, total)]
+            post_free = ['  std::free(%s);' % g]
+        else:
+            pre += ['  static double %s[%d]%s;' % (g, n0, rows)]
+            post_free = []
+        last = '[%s]' % e if kind == 'five' else ''
+        lo = 1 if kind == 'partial' else 0
+        hi = M - 1 if kind == 'partial' else M
+        pre += ['  for (int q = 0; q < %d; ++q)' % total,
+                '    (&%s[0][0][0]%s)[q] = (q %% 7) * 0.5;' % (g, '[0][0]' if kind == 'five' else '[0]')]
+        inner_e = ['for (int %s = 0; %s < 2; ++%s)' % (e, e, e)] if kind == 'five' else []
+        stmts = ['for (int %s = 0; %s < %d; ++%s)' % (j, j, J, j),
+                 '  for (int %s = 0; %s < %d; ++%s)' % (m, m, M, m)]
+        stmts += ['    ' + x for x in inner_e]
+        stmts += [('      ' if kind == 'five' else '    ') +
+                  '%s[%s][%s][0][%s]%s = %s + %s * 0.25;' % (g, i, j, m, last, i, j)]
+        stmts += ['for (int %s = 1; %s < %d; ++%s)' % (j, j, J, j),
+                  '  for (int %s = 1; %s < %d; ++%s)' % (k, k, K, k),
+                  '    for (int %s = %d; %s < %d; ++%s)' % (m, lo, m, hi, m)]
+        stmts += ['      ' + x for x in inner_e]
+        ind = '        ' if kind == 'five' else '      '
+        stmts += [ind + '%s[%s][%s][%s][%s]%s += 0.5 * %s[%s][%s - 1][%s][%s]%s;'
+                  % (g, i, j, k, m, last, g, i, j, k, m, last)]
+        dump = ['  dt_arr("%s %s", &%s[0][0][0]%s, %d);' % (L.tag, g, g,
+                                                          '[0][0]' if kind == 'five' else '[0]',
+                                                          total)]
+        lines = pre + ['  @ATTR', '  %s { @FOR' % fors[0]]
+        lines += ['    ' + x for x in stmts] + ['  }'] + post + dump + post_free
+        return lines, clauses
+
     def sp_conditional_lvalue(self, L):
         b = self.sp_base(L)
         if not b:
@@ -3479,7 +3582,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # Shapes added later: in normal runs a special loop is one of them with probability LATE_SHARE
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
-                 'clamp', 'gather', 'mirror', 'reuse', 'element']
+                 'clamp', 'gather', 'mirror', 'reuse', 'element', 'cglobal', 'rank4']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
