@@ -103,7 +103,10 @@ public:
   /// Macro Name as defined at Use, with the macros its definition uses, for the kernel text. A
   /// built-in macro (`__LINE__`) has no definition to carry.
   bool noteMacro(StringRef Name, SourceLocation Use) {
-    if (MacroNames.count(Name.str()))
+    // The pragma operator is the language's, the device compiler's too: a loop hint
+    // (`_Pragma("omp simd")`, `_Pragma("clang loop vectorize(enable)")`) it does not know, it
+    // ignores.
+    if (MacroNames.count(Name.str()) || Name == "_Pragma")
       return true;
     IdentifierInfo *II = PP->getIdentifierInfo(Name);
     const MacroInfo *MI = II ? PP->getMacroDefinitionAtLoc(II, Use).getMacroInfo() : nullptr;

@@ -1,6 +1,7 @@
 // GPU forms of ordinary code (issue 12, item 9), and the nearest forms that keep a loop on CPU
-// devices, each with the note that says why: a built-in macro, a preprocessor directive in the
-// body, a lambda of the function that captures by copy, a type with a user-written destructor.
+// devices, each with the note that says why: a built-in macro (the pragma operator is not one), a
+// preprocessor directive in the body, a lambda of the function that captures by copy, a type
+// with a user-written destructor.
 // RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark|note}}:"
 // REQUIRES: compiler
 #define TWICE(x) (2 * (x))
@@ -66,4 +67,13 @@ void forms(int n, double s, double *a, Vec *p, Early *e, Later *l, Owned *o) {
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     a[i] = o[i].v;
+  // The pragma operator is the device compiler's too: a loop hint keeps the GPU form.
+#define PRAGMA(x) _Pragma(#x)
+  // CHECK: {{.*}}gpu-forms.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: a; out: a
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    PRAGMA(clang loop unroll(enable))
+    for (int k = 0; k < 2; k++)
+      a[i] += k;
+  }
 }

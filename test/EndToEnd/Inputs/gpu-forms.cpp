@@ -69,6 +69,15 @@ static void run(int n, double s) {
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     c[i] += scale(b[i]);
+  // A loop hint through the pragma operator (the Parallel Research Kernels' PRAGMA_SIMD).
+#define PRAGMA(x) _Pragma(#x)
+#define PRAGMA_SIMD PRAGMA(clang loop vectorize(enable))
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    PRAGMA_SIMD
+    for (int k = 0; k < 4; k++)
+      c[i] += b[i] * k;
+  }
 }
 
 int main() {
