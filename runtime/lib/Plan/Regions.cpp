@@ -1,5 +1,6 @@
 //===- Plan/Regions.cpp - Box arithmetic for regions ----------------------===//
 #include "Plan/Regions.h"
+#include "Support/Allocations.h"
 
 #include <algorithm>
 #include <cstring>
@@ -85,6 +86,19 @@ static std::string regionName(const LoopInfo &Info, unsigned R) {
   return std::string("'") + (N ? N : "?") + "'";
 }
 
+/// H, the address hull of box B, within the heap block that holds B's base where the runtime
+/// knows one: an access through the region's pointer outside its block would be undefined, so a
+/// hull that reaches past it (`a[k - 1]` at k = 0 under a hull of sibling loops) says nothing
+/// of another block. Two regions in one block are still compared.
+static ByteRange withinBlock(ByteRange H, const Box &B) {
+  HeapBlock Block;
+  if (H.empty() || !findAllocation(B.Base, Block))
+    return H;
+  H.Begin = std::max(H.Begin, Block.Start);
+  H.End = std::min(H.End, Block.Start + Block.Size);
+  return H;
+}
+
 std::string checkAliasing(const LoopInfo &Info, const Box *Whole) {
   for (unsigned A = 0; A < Info.NumRegions; ++A) {
     const RegionInfo &RA = Info.Regions[A];
@@ -94,7 +108,8 @@ std::string checkAliasing(const LoopInfo &Info, const Box *Whole) {
         continue;
       if (!(RA.Access & AccessWrite) && !(RB.Access & AccessWrite))
         continue;
-      ByteRange HA = boxHull(Whole[A], RA.Rank), HB = boxHull(Whole[B], RB.Rank);
+      ByteRange HA = withinBlock(boxHull(Whole[A], RA.Rank), Whole[A]),
+                HB = withinBlock(boxHull(Whole[B], RB.Rank), Whole[B]);
       if (HA.overlaps(HB)) {
         unsigned W = (RA.Access & AccessWrite) ? A : B;
         return "regions " + regionName(Info, A) + " and " + regionName(Info, B) +
