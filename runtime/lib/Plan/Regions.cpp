@@ -86,16 +86,17 @@ static std::string regionName(const LoopInfo &Info, unsigned R) {
   return std::string("'") + (N ? N : "?") + "'";
 }
 
-/// H, the address hull of box B, within the heap block that holds B's base where the runtime
-/// knows one: an access through the region's pointer outside its block would be undefined, so a
-/// hull that reaches past it (`a[k - 1]` at k = 0 under a hull of sibling loops) says nothing
-/// of another block. Two regions in one block are still compared.
+/// H, the address hull of box B, from the start of the heap block that holds B's base where the
+/// runtime knows one: an access through the region's pointer before its block would be
+/// undefined, so a hull that reaches before it (`a[k - 1]` at k = 0 under a hull of sibling
+/// loops) says nothing of the block before. The end is kept: a base set before the data it
+/// reaches (`p = block - 8`, one-based arrays) may lie in the block before that data, whose
+/// end is no bound. Two regions in one block are still compared.
 static ByteRange withinBlock(ByteRange H, const Box &B) {
   HeapBlock Block;
   if (H.empty() || !findAllocation(B.Base, Block))
     return H;
   H.Begin = std::max(H.Begin, Block.Start);
-  H.End = std::min(H.End, Block.Start + Block.Size);
   return H;
 }
 
