@@ -428,6 +428,12 @@ public:
     if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
         MD && MD->getParent()->isLambda())
       return lambdaCall(Op);
+    // A trivial copy or move assignment (`u0[k][j][i] = v` of a plain struct) is the device
+    // compiler's as well: it copies the members.
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+        MD && Op->getOperator() == OO_Equal && MD->isTrivial() &&
+        (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()))
+      return ok();
     return fail("the loop uses overloaded operator '" +
                 std::string(getOperatorSpelling(Op->getOperator())) + "'");
   }

@@ -17,6 +17,10 @@ struct Early {
 };
 struct Later {
   double k;
+  Later &operator=(const Later &o) {
+    k = o.k * 2;
+    return *this;
+  }
 };
 double Early::scaled(const Later &l) const { return v * l.k; }
 struct Owned {
@@ -67,6 +71,16 @@ void forms(int n, double s, double *a, Vec *p, Early *e, Later *l, Owned *o) {
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     a[i] = o[i].v;
+  // A plain struct's assignment is the device compiler's too; a user-written one is not.
+  // CHECK: {{.*}}gpu-forms.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: p; out: p
+  [[cluster::gpu_parallel]]
+  for (int i = 1; i < n; i += 2)
+    p[i] = p[i - 1];
+  // CHECK: {{.*}}gpu-forms.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 4); in: l, e; out: l
+  // CHECK: {{.*}}gpu-forms.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop uses overloaded operator '='
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    l[i] = Later{e[i].v};
   // The pragma operator is the device compiler's too: a loop hint keeps the GPU form.
 #define PRAGMA(x) _Pragma(#x)
   // CHECK: {{.*}}gpu-forms.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 8); in: a; out: a

@@ -78,6 +78,10 @@ static void run(int n, double s) {
     for (int k = 0; k < 4; k++)
       c[i] += b[i] * k;
   }
+  // A plain struct's assignment (NPB FT's `u1[k][j][i] = u0[k][j][i]` of a dcomplex).
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    pts[i] = Point{pts[i].y, pts[i].x + c[i]};
 }
 
 int main() {
