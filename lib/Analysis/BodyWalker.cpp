@@ -573,6 +573,29 @@ static std::optional<PolyRange> hullOf(const PolyRange &A, const PolyRange &B) {
   return H;
 }
 
+/// Whether S holds a statement that leaves an iteration of the loop around it early, or the
+/// loop: break, continue, goto, return, throw (in a nested loop or switch too: conservative).
+static bool leavesEarly(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
+      isa<ReturnStmt>(S) || isa<CXXThrowExpr>(S) || isa<CoreturnStmt>(S))
+    return true;
+  if (isa<LambdaExpr>(S))
+    return false; // its statements leave the lambda's body only
+  for (const Stmt *C : S->children())
+    if (leavesEarly(C))
+      return true;
+  return false;
+}
+
+bool BodyWalker::denseLoop(const ForStmt *F, const PolyRange &Range) {
+  // Every value of the interval (unit step, no clamp), the same interval at every point of the
+  // loops around (no loop variable in its ends), and the whole body each time.
+  return !Range.isLattice() && !Range.isClamped() && Range.Lo.isValid() && Range.Hi.isValid() &&
+         Range.Lo.loopVars().empty() && Range.Hi.loopVars().empty() && !leavesEarly(F->getBody());
+}
+
 void BodyWalker::walkInnerFor(const ForStmt *F) {
   Facts.Cost.note(Event::Statement);
   Facts.Cost.note(Event::InnerLoop);
@@ -617,6 +640,8 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   if (Unranged)
     UnrangedLoops[IV] = F;
   RangedLoopDepth += Ranged;
+  const bool Dense = Ranged && OwnRange && !Range->Hull && denseLoop(F, *Range);
+  DenseLoopDepth += Dense;
   if (F->getConditionVariableDeclStmt())
     walkStmt(F->getConditionVariableDeclStmt());
   if (F->getCond())
@@ -630,6 +655,7 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   Facts.Cost.repeat(Mark, Trips);
   MayHaveLeft = SavedLeft;
   RangedLoopDepth -= Ranged;
+  DenseLoopDepth -= Dense;
   // Past the loop a variable declared before it holds its exit value, outside the range: no
   // polynomial from there on (a later loop over it registers it again).
   if (Ranged)

@@ -84,6 +84,12 @@ struct Access {
   std::vector<Polynomial> Subs;
   bool Read = false, Write = false;
   bool Conditional = false;
+  /// Conditional only through inner loops that run their whole body at every point of their
+  /// own range, a rectangle that names no loop variable (unit step, no break, continue, goto,
+  /// return or throw in them): DenseLoops of them. Where every such loop's variable is in the
+  /// subscripts, the access is made at every point of its box (writtenInFull).
+  bool Dense = false;
+  unsigned DenseLoops = 0;
   /// Made only in some iterations for a reason other than the canonical inner loops around it
   /// (whose ranges the exact test knows): a branch, a loop of unknown trips, a `continue` or
   /// `return` before it. An access that is not Guarded happens at every point of the nest.
@@ -377,6 +383,9 @@ private:
   unsigned CondDepth = 0, BreakDepth = 0, CallDepth = 0;
   /// Of CondDepth, the canonical inner `for` loops with known ranges (Access::Guarded).
   unsigned RangedLoopDepth = 0;
+  /// Of RangedLoopDepth, the loops that run their whole body at every point of their own range,
+  /// which names no loop variable (walkInnerFor): Access::Dense.
+  unsigned DenseLoopDepth = 0;
   /// Of CondDepth, the branches with affine conditions, whose conditions are GuardConds.
   unsigned AffineCondDepth = 0;
   std::vector<Polynomial> GuardConds;
@@ -384,6 +393,9 @@ private:
   /// (Else false) or its else branch; std::nullopt when it is not one comparison of exact
   /// signed values.
   std::optional<std::vector<Polynomial>> affineCondition(const clang::IfStmt *If, bool Else);
+  /// Whether inner loop F, of range Range, runs its whole body at every point of a range that
+  /// names no loop variable (DenseLoopDepth).
+  static bool denseLoop(const clang::ForStmt *F, const PolyRange &Range);
   /// Whether a `continue`, or a `return` of a callee, was walked under a condition since the
   /// start of the innermost loop body or callee: the accesses after it there may not happen in
   /// every iteration. Inner loops and callees restore it when they end.

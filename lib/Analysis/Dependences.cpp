@@ -166,16 +166,27 @@ bool refuseRowLeaving(const Region &Reg, const std::vector<const Access *> &As,
   return false;
 }
 
-/// One write subscript vector, unconditional, whole elements, each dimension a unit-stride
-/// function of its own loop variable, over unit-step loops.
+/// One write subscript vector, whole elements, each dimension a unit-stride function of its own
+/// loop variable, over unit-step loops; unconditional, or conditional only through dense inner
+/// loops (Access::Dense) each of whose variables is in the subscripts, so that an empty one
+/// leaves the box empty.
 bool writtenInFull(const Region &Reg, const std::vector<const Access *> &As,
                    const LoopResult &R) {
   const std::vector<Polynomial> *WS = nullptr;
   for (size_t I = 0; I < As.size(); ++I) {
     if (!As[I]->Write)
       continue;
-    if (As[I]->Conditional || As[I]->Partial || !As[I]->Affine)
+    if ((As[I]->Conditional && !As[I]->Dense) || As[I]->Partial || !As[I]->Affine)
       return false;
+    if (As[I]->Conditional) {
+      unsigned InnerVars = 0;
+      for (const Polynomial &P : Reg.Subscripts[I])
+        for (const PolyVar &V : P.loopVars())
+          InnerVars += std::any_of(R.InnerRanges.begin(), R.InnerRanges.end(),
+                                   [&](const auto &E) { return E.first.Key == V.Key; });
+      if (InnerVars != As[I]->DenseLoops)
+        return false;
+    }
     if (WS && *WS != Reg.Subscripts[I])
       return false;
     WS = &Reg.Subscripts[I];

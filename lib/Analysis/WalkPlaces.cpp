@@ -416,6 +416,8 @@ void BodyWalker::recordAccess(Access A, Use U, bool Partial, const Expr *At) {
   if (A.ElementMember)
     A.Fields.insert(A.Fields.begin(), A.ElementMember);
   A.Conditional = CondDepth > 0 || MayHaveLeft;
+  A.Dense = !MayHaveLeft && CondDepth == DenseLoopDepth;
+  A.DenseLoops = DenseLoopDepth;
   A.Guarded = CondDepth > RangedLoopDepth + AffineCondDepth || MayHaveLeft;
   A.Conds = GuardConds;
   A.Loc = At->getBeginLoc();

@@ -1,7 +1,8 @@
 """residency-bytes.py FEW MANY OFF ROWBYTES STEPS: checks the emulated driver's byte counts
-(CLUSTRIX_EMU_STATS) of the residency test's Jacobi on 2 GPUs: 2 steps (each array written
-once) against 2 + STEPS steps, and the latter with residency off. After the first two steps, only halo rows move between the devices (at most
-two rows of ROWBYTES into each device a step) and nothing between the host and the devices."""
+(CLUSTRIX_EMU_STATS) of the residency test's Jacobi on 2 GPUs: FEW steps (each array written
+twice) against FEW + STEPS steps, and the latter with residency off. After the first steps, only
+halo rows move between the devices (at most two rows of ROWBYTES into each device a step) and
+nothing between the host and the devices."""
 import os
 import sys
 
@@ -17,7 +18,7 @@ for dev in sorted(one):
     a, b = one[dev], fifty[dev]
     for key in ("to_device", "to_host"):
         if a[key] != b[key]:
-            print("%s: %s differs: %d bytes for 2 steps, %d for %d" % (dev, key, a[key], b[key], 2 + steps))
+            print("%s: %s differs: %d bytes for the few steps, %d for %d more" % (dev, key, a[key], b[key], steps))
             ok = False
     halo = b["peer_in"] - a["peer_in"]
     if halo <= 0 or halo > steps * 2 * row:
