@@ -2417,6 +2417,54 @@ class Program:
         lines += ['    ' + x for x in stmts] + ['  }'] + post + dump + post_free
         return lines, clauses
 
+    def sp_dense(self, L):
+        """Writes of a grid's rows inside inner loops, whose write boxes a GPU copies in first
+        unless each chunk writes them in full (data-movement.md, rule 3): a rectangle ('rect',
+        in full), a triangle, a `break` after the write, a `continue` before it, a step of two,
+        an inner loop whose variable the subscripts leave out and which may run no iteration,
+        two sibling loops over one variable with a gap between their ranges. The grid holds
+        values before the loop that the elements no iteration writes must keep."""
+        pre, fors, post, clauses = self.header(L, 'n', simple=True)
+        r = self.rnd
+        iv = L.vars[0]
+        i, n0 = iv.name, iv.hi + 1
+        kind = r.choice(['rect', 'triangle', 'break', 'continue', 'lattice', 'unused', 'gap'])
+        L.tags.add('dense-' + kind)
+        C = n0 if kind == 'triangle' else r.randint(3, 12)
+        g, j, k, m = self.fresh('gd'), self.fresh('j'), self.fresh('k'), self.fresh('m')
+        pre += ['  static double %s[%d][%d];' % (g, n0, C),
+                '  for (int q = 0; q < %d; ++q)' % (n0 * C),
+                '    (&%s[0][0])[q] = (q %% 5) - 1.5;' % g]
+        v = '%s * 0.5 + %s' % (i, j)
+        if kind == 'rect':
+            stmts = ['for (int %s = 0; %s < %d; ++%s)' % (j, j, C, j), '  %s[%s][%s] = %s;' % (g, i, j, v)]
+        elif kind == 'triangle':
+            stmts = ['for (int %s = %s; %s < %d; ++%s)' % (j, i, j, C, j), '  %s[%s][%s] = %s;' % (g, i, j, v)]
+        elif kind == 'break':
+            stmts = ['for (int %s = 0; %s < %d; ++%s) {' % (j, j, C, j), '  %s[%s][%s] = %s;' % (g, i, j, v),
+                     '  if (%s == %s %% %d)' % (j, i, C), '    break;', '}']
+        elif kind == 'continue':
+            stmts = ['for (int %s = 0; %s < %d; ++%s) {' % (j, j, C, j),
+                     '  if (%s == %s %% %d)' % (j, i, C), '    continue;',
+                     '  %s[%s][%s] = %s;' % (g, i, j, v), '}']
+        elif kind == 'lattice':
+            stmts = ['for (int %s = 0; %s < %d; %s += 2)' % (j, j, C, j), '  %s[%s][%s] = %s;' % (g, i, j, v)]
+        elif kind == 'unused':
+            pre += ['  int %s = %d;' % (m, r.choice([0, 0, 1, 2]))]
+            stmts = ['for (int %s = 0; %s < %d; ++%s)' % (j, j, C, j),
+                     '  for (int %s = 0; %s < %s; ++%s)' % (k, k, m, k),
+                     '    %s[%s][%s] = %s + %s;' % (g, i, j, v, k)]
+        else:
+            a = r.randint(1, C - 2)
+            b = r.randint(a + 1, C - 1)
+            pre += ['  int %s;' % j]
+            stmts = ['for (%s = 0; %s < %d; ++%s)' % (j, j, a, j), '  %s[%s][%s] = %s;' % (g, i, j, v),
+                     'for (%s = %d; %s < %d; ++%s)' % (j, b, j, C, j), '  %s[%s][%s] = -(%s);' % (g, i, j, v)]
+        dump = ['  dt_arr("%s %s", &%s[0][0], %d);' % (L.tag, g, g, n0 * C)]
+        lines = pre + ['  @ATTR', '  %s { @FOR' % fors[0]]
+        lines += ['    ' + x for x in stmts] + ['  }'] + post + dump
+        return lines, clauses
+
     def sp_conditional_lvalue(self, L):
         b = self.sp_base(L)
         if not b:
@@ -3582,7 +3630,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # Shapes added later: in normal runs a special loop is one of them with probability LATE_SHARE
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
-                 'clamp', 'gather', 'mirror', 'reuse', 'element', 'cglobal', 'rank4']
+                 'clamp', 'gather', 'mirror', 'reuse', 'element', 'cglobal', 'rank4', 'dense']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
