@@ -568,7 +568,13 @@ public:
         BodyNames.insert(V->getNameAsString());
     for (const Private &P : R.Privates)
       BodyNames.insert(P.Name);
-    for (const auto &[F, Globals] : Needs) {
+    // In the order the walk met the functions, so that the note does not depend on where
+    // their declarations lie in memory.
+    for (const FunctionDecl *F : Functions) {
+      auto NeedsOfF = Needs.find(F);
+      if (NeedsOfF == Needs.end())
+        continue;
+      const std::vector<std::string> &Globals = NeedsOfF->second;
       std::string FName = F->getNameAsString();
       std::string Uses = "'" + FName + "' uses '" + Globals.front() + "'";
       if (F->isVariadic() || !F->hasWrittenPrototype())
