@@ -179,7 +179,7 @@ public:
       // Functions are handled at the call; one named otherwise (its address taken) must keep
       // its signature.
       if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()); FD && !CalleeRefs.count(DR))
-        NamedFunctions.push_back({FD, DR});
+        NamedFunctions.push_back(FD);
       return true;
     }
     if (Locals.count(VD) || IVs.count(VD) || Reductions.count(VD))
@@ -235,9 +235,7 @@ public:
                     "' has rows of variable length, which the kernel reaches element by "
                     "element only, and here it is used whole");
       if (usedWhole(DR))
-        return fail("region '" + Name +
-                    "' is used whole here, and the kernel reaches it through a pointer to its "
-                    "elements");
+        return failUsedWhole(Name);
       if (Hidden && ok())
         noteHidden(Name, RegionParams[Host]);
       return ok();
@@ -277,11 +275,9 @@ public:
                              &S == &llvm::APFloat::IEEEdouble() ||
                              &S == &llvm::APFloat::x87DoubleExtended()))
         return "";
-      llvm::SmallString<64> Buf;
       char Hex[64];
       unsigned N = F.convertToHexString(Hex, 0, false, llvm::APFloat::rmNearestTiesToEven);
-      Buf.append(Hex, Hex + N);
-      Lit = std::string(Buf) + (&S == &llvm::APFloat::x87DoubleExtended() ? "L" : "");
+      Lit = std::string(Hex, N) + (&S == &llvm::APFloat::x87DoubleExtended() ? "L" : "");
     } else {
       return "";
     }
@@ -317,6 +313,12 @@ public:
                  Op->getArg(0) == Cur);
       return true;
     }
+  }
+
+  bool failUsedWhole(const std::string &Name) {
+    return fail("region '" + Name +
+                "' is used whole here, and the kernel reaches it through a pointer to its "
+                "elements");
   }
 
   /// Global Name, which the callee being walked uses, is its parameter Decl.
@@ -376,7 +378,7 @@ public:
                                                   ME->getMemberLoc()));
     if (RegionIndex.count("this->" + Name)) {
       noteRegion("this->" + Name, FD->getType(), Name);
-      return ok();
+      return usedWhole(ME) ? failUsedWhole(Name) : ok();
     }
     QualType T = FD->getType().getNonReferenceType().getUnqualifiedType();
     if (!(T->isArithmeticType() || T->isEnumeralType() || T->isRecordType()))
@@ -550,11 +552,11 @@ public:
     for (bool Changed = true; Changed;) {
       Changed = false;
       for (const CallSite &C : Calls) {
-        auto It = Needs.find(C.Callee);
-        if (!C.Caller || It == Needs.end() || C.Caller == C.Callee)
+        auto Theirs = Needs.find(C.Callee);
+        if (!C.Caller || Theirs == Needs.end() || C.Caller == C.Callee)
           continue;
-        std::vector<std::string> &Mine = Needs[C.Caller];
-        for (const std::string &G : Needs[C.Callee])
+        std::vector<std::string> &Mine = Needs[C.Caller]; // no iterator is invalidated
+        for (const std::string &G : Theirs->second)
           if (std::find(Mine.begin(), Mine.end(), G) == Mine.end()) {
             Mine.push_back(G);
             Changed = true;
@@ -583,7 +585,7 @@ public:
       for (const ParmVarDecl *P : F->parameters())
         Own.insert(P->getNameAsString());
       for (const VarDecl *V : Locals)
-        if (V->getParentFunctionOrMethod() == F || isAncestorFunction(V, F))
+        if (isAncestorFunction(V, F))
           Own.insert(V->getNameAsString());
       for (const std::string &G : Globals)
         if (Own.count(G))
@@ -604,7 +606,7 @@ public:
       else
         RW.InsertTextBefore(FTL.getRParenLoc(), ", " + Decls);
       HasHidden.insert(F);
-      for (const auto &[Named, DR] : NamedFunctions)
+      for (const FunctionDecl *Named : NamedFunctions)
         if (Named->getCanonicalDecl() == F->getCanonicalDecl())
           return fail(Uses + ", and the code names '" + FName + "' other than in a call");
       for (const CallSite &C : Calls) {
@@ -1020,7 +1022,7 @@ public:
   };
   std::vector<CallSite> Calls;
   std::set<const DeclRefExpr *> CalleeRefs;
-  std::vector<std::pair<const FunctionDecl *, const DeclRefExpr *>> NamedFunctions;
+  std::vector<const FunctionDecl *> NamedFunctions; ///< Named other than as a callee.
   /// The globals each carried function names itself, by kernel name, in the order met.
   std::map<const FunctionDecl *, std::vector<std::string>> DirectGlobals;
   std::map<std::string, std::string> HiddenDecls; ///< kernel name -> parameter declaration

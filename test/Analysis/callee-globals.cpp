@@ -99,3 +99,16 @@ void uses(int n, double *a, Cell *c) {
     a[i] = named(i) + (f != nullptr);
   }
 }
+
+// A member array used whole in a member function's loop: the same, through `this`.
+struct Grid {
+  double arr[64];
+  double out[64];
+  void run() {
+    // CHECK: {{.*}}callee-globals.cpp:[[@LINE+3]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: this->arr; out: this->out
+    // CHECK: {{.*}}callee-globals.cpp:[[@LINE+2]]:5: note: no GPU form, the loop runs on CPU devices: region 'arr' is used whole here, and the kernel reaches it through a pointer to its elements
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < 64; i++)
+      out[i] = arr[i] + (double)(sizeof(arr) / sizeof(arr[0]));
+  }
+};

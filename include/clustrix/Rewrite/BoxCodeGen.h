@@ -18,9 +18,6 @@
 
 namespace clustrix {
 
-/// The statements that declare `__clx_boxenv` (a ProgramBoxes) for an accepted loop with
-/// regions, inside the block the rewriter writes (the trip counts `__clx_trip<L>` are in scope),
-/// in the C++ of clustrix/Runtime.h or the C of clustrix/runtime_c.h.
 /// The length of level Level (1: the rows of `T (*p)[n]`) of a region of variable-length rows, as
 /// the host evaluates it at the loop: the analysis's extent where it knows one (a variable
 /// nothing changes), sizeof one level over sizeof the next otherwise.
@@ -37,6 +34,9 @@ std::vector<int64_t> foldedRows(const Region &Reg);
 /// first runs over its whole extent.
 bool boxFullWrite(const Region &Reg, const LoopResult &R);
 
+/// The statements that declare `__clx_boxenv` (a ProgramBoxes) for an accepted loop with
+/// regions, inside the block the rewriter writes (the trip counts `__clx_trip<L>` are in scope),
+/// in the C++ of clustrix/Runtime.h or the C of clustrix/runtime_c.h.
 std::string boxProgramCode(const LoopResult &R, const RuntimeDialect &D = RuntimeDialect::cxx());
 
 } // namespace clustrix

@@ -1149,7 +1149,6 @@ public:
       if (NR)
         Args.Boxes(Args.BoxEnv, Sc.Lo, Sc.Hi, Sc.Boxes.data());
     }
-    writeBoxesOf(Sc);
     if (Direct)
       return true; // the kernel reads the host's memory; the driver brings the pages
     if (Resident) {
@@ -1160,6 +1159,7 @@ public:
         Replayed = true;
         return true; // no user code ran, and the table made no context current
       }
+      writeBoxesOf(Sc); // what run() marks written
       Sc.Elem0.assign(NR, 0);
       GenerationBefore = T.generation();
       OwnChanges = 0;
@@ -1181,6 +1181,7 @@ public:
       ThreadContext = S.Ctx;
       return check(CLUSTRIX_CU_CODE(Api, Err, LastCode, cuCtxSetCurrent(S.Ctx)));
     }
+    writeBoxesOf(Sc); // what copyOut() copies back
     for (uint32_t R = 0; R < NR; ++R) {
       size_t Bytes = boxHullBytes(Sc.Boxes[R], Info.Regions[R].Rank);
       if (Bytes == 0)
@@ -1387,21 +1388,23 @@ private:
   /// The sub-chunk's write boxes: LoopArgs::WriteBoxes where the loop has them and each lies
   /// within its box (the buffer holds the box), else the boxes themselves.
   void writeBoxesOf(SubChunk &Sc) const {
-    Sc.WriteBoxes = Sc.Boxes;
     const uint32_t NR = Info.NumRegions;
-    if (!NR || !Args.WriteBoxes)
+    if (!NR || !Args.WriteBoxes) {
+      Sc.WriteBoxes = Sc.Boxes;
       return;
-    std::vector<Box> W(NR);
-    Args.WriteBoxes(Args.BoxEnv, Sc.Lo, Sc.Hi, W.data());
+    }
+    Sc.WriteBoxes.resize(NR);
+    Args.WriteBoxes(Args.BoxEnv, Sc.Lo, Sc.Hi, Sc.WriteBoxes.data());
     for (uint32_t R = 0; R < NR; ++R) {
+      const Box &B = Sc.Boxes[R];
+      Box &W = Sc.WriteBoxes[R];
       const unsigned Rank = Info.Regions[R].Rank;
-      bool Within = W[R].Base == Sc.Boxes[R].Base && W[R].ElemSize == Sc.Boxes[R].ElemSize;
+      bool Within = W.Base == B.Base && W.ElemSize == B.ElemSize;
       for (unsigned D = 0; D < Rank && Within; ++D)
-        Within = W[R].Extent[D] == Sc.Boxes[R].Extent[D] &&
-                 (boxEmpty(W[R], Rank) ||
-                  (W[R].Lo[D] >= Sc.Boxes[R].Lo[D] && W[R].Hi[D] <= Sc.Boxes[R].Hi[D]));
-      if (Within)
-        Sc.WriteBoxes[R] = W[R];
+        Within = W.Extent[D] == B.Extent[D] &&
+                 (boxEmpty(W, Rank) || (W.Lo[D] >= B.Lo[D] && W.Hi[D] <= B.Hi[D]));
+      if (!Within)
+        W = B;
     }
   }
 
