@@ -178,8 +178,14 @@ public:
     if (!VD) {
       // Functions are handled at the call; one named otherwise (its address taken) must keep
       // its signature.
-      if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()); FD && !CalleeRefs.count(DR))
+      if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()); FD && !CalleeRefs.count(DR)) {
+        std::string Flat;
+        if (!FD->isInStdNamespace() && !SM.isInSystemHeader(FD->getLocation()) &&
+            (FD->getPrimaryTemplate() || (flatName(FD, Flat) && !Flat.empty())))
+          return fail("the code names '" + FD->getQualifiedNameAsString() +
+                      "' other than in a call, and the kernel carries it under another name");
         NamedFunctions.push_back(FD);
+      }
       return true;
     }
     if (Locals.count(VD) || IVs.count(VD) || Reductions.count(VD))
@@ -581,6 +587,8 @@ public:
       std::string Uses = "'" + FName + "' uses '" + Globals.front() + "'";
       if (F->isVariadic() || !F->hasWrittenPrototype())
         return fail(Uses + ", and its parameters cannot be extended to pass it");
+      if (F->getPrimaryTemplate())
+        return fail(Uses + ", and it is a function template, whose parameters are not extended");
       std::set<std::string> Own;
       for (const ParmVarDecl *P : F->parameters())
         Own.insert(P->getNameAsString());
@@ -641,6 +649,68 @@ public:
     return false;
   }
 
+  /// The name function Def is carried under: empty for one at file scope, a name of its own
+  /// for one in a namespace (the namespaces' lengths and names, then its own: `a::b::f` ->
+  /// `__clx_N1a1b_f`, an anonymous namespace as `0`). False where Def is declared elsewhere.
+  static bool flatName(const FunctionDecl *Def, std::string &Flat) {
+    std::vector<std::string> Spaces;
+    for (const DeclContext *DC = Def->getDeclContext(); !DC->isTranslationUnit();
+         DC = DC->getParent()) {
+      if (isa<LinkageSpecDecl>(DC) || isa<ExportDecl>(DC))
+        continue;
+      const auto *NS = dyn_cast<NamespaceDecl>(DC);
+      if (!NS)
+        return false;
+      Spaces.push_back(NS->isAnonymousNamespace()
+                           ? "0"
+                           : std::to_string(NS->getName().size()) + NS->getName().str());
+    }
+    if (Spaces.empty())
+      return true;
+    Flat = "__clx_N";
+    for (auto It = Spaces.rbegin(); It != Spaces.rend(); ++It)
+      Flat += *It;
+    Flat += "_" + Def->getNameAsString();
+    return true;
+  }
+
+  /// Spells the callee of CE, a function carried as Flat, by that name: `prk::abs(x)` ->
+  /// `__clx_N3prk_abs(x)`, explicit template arguments kept. A call met again (a template's
+  /// body walked for its one instantiation only, so not twice) is left as it is.
+  bool spellCallee(const CallExpr *CE, const std::string &Flat, const FunctionDecl *FD) {
+    const auto *DR = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
+    if (!DR)
+      return fail("the loop calls '" + FD->getQualifiedNameAsString() +
+                  "' of a namespace other than by its name");
+    SourceLocation Begin = DR->getQualifierLoc() ? DR->getQualifierLoc().getBeginLoc()
+                                                 : DR->getNameInfo().getBeginLoc();
+    SourceLocation End = DR->getNameInfo().getEndLoc();
+    if (Begin.isMacroID() || End.isMacroID())
+      return fail("the loop calls '" + FD->getQualifiedNameAsString() +
+                  "' of a namespace inside a macro, where its name cannot be spelled");
+    if (!Spelled.insert(Begin.getRawEncoding()).second)
+      return true;
+    RW.ReplaceText(CharSourceRange::getTokenRange(Begin, End), Flat);
+    return true;
+  }
+
+  /// Names the definition of Def (its template's, for an instantiation) Flat, dropping a
+  /// qualifier its declarator has (`double prk::f(double x) { ... }`).
+  bool spellDefinition(const FunctionDecl *Def, const std::string &Flat) {
+    const FunctionDecl *Written = Def->getTemplateInstantiationPattern();
+    if (!Written)
+      Written = Def;
+    SourceLocation Begin = Written->getQualifierLoc() ? Written->getQualifierLoc().getBeginLoc()
+                                                      : Written->getLocation();
+    SourceLocation End = Written->getLocation();
+    if (Begin.isMacroID() || End.isMacroID() || !Written->getDeclName().isIdentifier())
+      return fail("'" + Def->getQualifiedNameAsString() +
+                  "' is declared so that the kernel cannot give it a name of its own");
+    RW.ReplaceText(CharSourceRange::getTokenRange(Begin, End), Flat);
+    Renamed.insert(Def);
+    return true;
+  }
+
   static std::string typeName(const Decl *D) {
     if (const auto *ND = dyn_cast<NamedDecl>(D))
       return ND->getNameAsString();
@@ -681,13 +751,36 @@ public:
                   "', which has no device version");
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
       return noteMethod(MD); // a static member function
-    if (!Def->getDeclContext()->getRedeclContext()->isTranslationUnit())
-      return fail("the loop calls '" + FD->getQualifiedNameAsString() +
-                  "', which is declared in a namespace");
-    if (Def->isTemplateInstantiation() || Def->getTemplatedKind() != FunctionDecl::TK_NonTemplate)
-      return fail("the loop calls function template '" + FD->getQualifiedNameAsString() + "'");
     if (SM.isInSystemHeader(Def->getLocation()))
       return fail("the loop calls '" + Name + "' from a system header");
+    if (Def->getFriendObjectKind() != Decl::FOK_None)
+      return fail("the loop calls '" + FD->getQualifiedNameAsString() +
+                  "', a friend function defined in its class");
+    std::string Flat;
+    if (!flatName(Def, Flat))
+      return fail("the loop calls '" + FD->getQualifiedNameAsString() +
+                  "', which is declared neither at file scope nor in a namespace");
+    if (Def->isTemplateInstantiation() ||
+        Def->getTemplatedKind() != FunctionDecl::TK_NonTemplate) {
+      const FunctionTemplateDecl *TD = Def->getPrimaryTemplate();
+      if (Def->getTemplatedKind() != FunctionDecl::TK_FunctionTemplateSpecialization || !TD ||
+          !Def->isTemplateInstantiation() || TD->getInstantiatedFromMemberTemplate() ||
+          !Def->getTemplateInstantiationPattern() ||
+          Def->getTemplateInstantiationPattern() != TD->getTemplatedDecl())
+        return fail("the loop calls '" + FD->getQualifiedNameAsString() +
+                    "', an explicit specialization of a function template");
+      // The kernel carries the template itself, which the device compiler instantiates
+      // again: the walk checks one instantiation, so only one may be called.
+      auto [It, New] = TemplateUses.insert({TD, Def});
+      if (!New && It->second != Def)
+        return fail("the loop calls function template '" + FD->getQualifiedNameAsString() +
+                    "' with two different sets of template arguments");
+    }
+    // A function of a namespace is carried at file scope under a name of its own
+    // (`prk::abs` -> `__clx_N3prk_abs`), and every call of it is spelled so: the kernel names
+    // no namespace, and a name the device's library also has (`abs`) cannot catch the call.
+    if (!Flat.empty() && !spellCallee(CE, Flat, FD))
+      return false;
     bool Bare = std::any_of(LambdaStack.begin(), LambdaStack.end(), [](const LambdaExpr *LE) {
       return LE->getCaptureDefault() == LCD_None;
     });
@@ -697,6 +790,8 @@ public:
     if (std::find(Functions.begin(), Functions.end(), Def) != Functions.end())
       return ok();
     Functions.push_back(Def);
+    if (!Flat.empty() && !spellDefinition(Def, Flat))
+      return false;
     bool Saved = InCallee, SavedMethod = InMethod;
     std::string SavedName = CalleeName;
     const FunctionDecl *SavedFn = CurFn;
@@ -1028,6 +1123,10 @@ public:
   std::map<std::string, std::string> HiddenDecls; ///< kernel name -> parameter declaration
   std::set<const FunctionDecl *> HasHidden;       ///< Functions that take globals.
   std::vector<const FunctionDecl *> Functions;
+  /// Per function template the kernel carries, the one instantiation the loop calls.
+  std::map<const FunctionTemplateDecl *, const FunctionDecl *> TemplateUses;
+  std::set<const FunctionDecl *> Renamed; ///< Functions carried under a name of their own.
+  std::set<SourceLocation::UIntTy> Spelled; ///< Callee names already spelled so.
   std::vector<const Decl *> Types; ///< TagDecls and TypedefNameDecls, dependencies first
   std::set<const TagDecl *> AnonRecords; ///< Records emitted within their typedef
   std::vector<const VarDecl *> Lambdas;         ///< Lambdas of the function, defined again
@@ -1183,14 +1282,29 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
                               B.text(V->getInit()->IgnoreImplicit()->getSourceRange()) + ";");
   for (const auto &C : B.Constants)
     Out.Constants.push_back(C.second);
+  // Each carried function as `__device__` code; a function template as the template, whose
+  // instantiation the device compiler makes again from the same arguments.
   for (const FunctionDecl *FD : B.Functions) {
-    CharSourceRange Head =
-        CharSourceRange::getCharRange(FD->getBeginLoc(), FD->getBody()->getBeginLoc());
-    std::string Sig = B.HasHidden.count(FD)
+    const FunctionDecl *Written = FD;
+    std::string Header;
+    Out.OwnTemplateParams.emplace_back();
+    if (const FunctionTemplateDecl *TD = FD->getPrimaryTemplate()) {
+      Written = TD->getTemplatedDecl();
+      for (const NamedDecl *P : *TD->getTemplateParameters())
+        if (P->getIdentifier())
+          Out.OwnTemplateParams.back().push_back(P->getNameAsString());
+      Header = B.text(SourceRange(TD->getBeginLoc(),
+                                  TD->getTemplateParameters()->getRAngleLoc())) +
+               " ";
+    }
+    CharSourceRange Head = CharSourceRange::getCharRange(Written->getBeginLoc(),
+                                                         Written->getBody()->getBeginLoc());
+    std::string Sig = B.HasHidden.count(FD) || B.Renamed.count(FD) || !Header.empty()
                           ? B.RW.getRewrittenText(Head)
                           : Lexer::getSourceText(Head, SM, Ctx.getLangOpts()).str();
-    Out.Signatures.push_back(StringRef(Sig).rtrim().str());
-    Out.Functions.push_back(B.text(FD->getSourceRange()));
+    Out.Signatures.push_back(Header + "__device__ " + StringRef(Sig).rtrim().str());
+    Out.Functions.push_back(Header + "__device__ " +
+                            B.text(SourceRange(Written->getBeginLoc(), Written->getEndLoc())));
   }
   for (const auto &S : B.Scalars)
     Out.Scalars.push_back(

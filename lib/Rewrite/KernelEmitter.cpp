@@ -14,6 +14,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdio>
 
@@ -168,11 +169,11 @@ void KernelWriter::emitClosure() {
   for (const std::string &C : Cl.Constants)
     OS << "__device__ const " << C << ";\n";
   for (const std::string &S : Cl.Signatures)
-    OS << "__device__ " << S << ";\n";
+    OS << S << ";\n";
   for (const std::string &T : Cl.Types)
     OS << T << ";\n";
   for (const std::string &F : Cl.Functions)
-    OS << "__device__ " << F << "\n";
+    OS << F << "\n";
   for (const std::string &M : Cl.Methods)
     OS << "__device__ " << M << "\n";
 }
@@ -341,12 +342,19 @@ static std::string declareTemplateParameters(const InstantiationKey &Key, Kernel
                                              const ASTContext &Ctx) {
   std::string Carried;
   for (const auto *Texts : {&Cl.Macros, &Cl.Forwards, &Cl.EarlyTypes, &Cl.Types,
-                            &Cl.Constants, &Cl.Signatures, &Cl.Functions, &Cl.Methods,
-                            &Cl.LambdaDecls, &Cl.StdUsings})
+                            &Cl.Constants, &Cl.Methods, &Cl.LambdaDecls, &Cl.StdUsings})
     for (const std::string &T : *Texts)
       Carried += T + "\n";
   for (const TemplateBinding &B : Key.Bindings) {
-    if (namesIdentifier(Carried, B.Name))
+    // A carried function template's own parameter of the same name hides the binding within
+    // its text, as it does on the host.
+    std::string Functions;
+    for (size_t I = 0; I < Cl.Functions.size(); ++I) {
+      const std::vector<std::string> &Own = Cl.OwnTemplateParams[I];
+      if (std::find(Own.begin(), Own.end(), B.Name) == Own.end())
+        Functions += Cl.Signatures[I] + "\n" + Cl.Functions[I] + "\n";
+    }
+    if (namesIdentifier(Carried, B.Name) || namesIdentifier(Functions, B.Name))
       return "template parameter '" + B.Name +
              "' has the name of a declaration that the kernel carries";
     Cl.TemplateDecls.push_back(

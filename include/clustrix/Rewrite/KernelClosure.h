@@ -44,6 +44,9 @@ struct KernelClosure {
   std::vector<std::string> Constants;    ///< `__device__ const` definitions of global constants.
   std::vector<std::string> Signatures;   ///< Each called function's declaration, as written.
   std::vector<std::string> Functions;    ///< Each called function's definition, for the device.
+  /// Per entry of Signatures and Functions, the template parameters it declares itself (a
+  /// function template's), which within its text name nothing else.
+  std::vector<std::vector<std::string>> OwnTemplateParams;
   std::vector<std::string> Methods;      ///< Called member functions defined outside their class.
   std::vector<std::string> LambdaDecls;  ///< Lambdas of the function the body calls, defined again.
   std::vector<std::string> RegionParams; ///< Per region of the result, its parameter.

@@ -2365,6 +2365,65 @@ class Program:
         e = Ex('%s + %s' % (call, i), 'int', 120 + self.n, True)
         return self.sp_wrap(b, [self.store_x(b, e)], pre)
 
+    def sp_nscall(self, L):
+        """Callees of namespaces and function templates, which the kernel carries at file scope
+        under names of their own: a namespace's helper beside a file-scope one of the same name
+        ('shadow'), nested namespaces whose helper calls its sibling unqualified ('nested'), an
+        anonymous namespace ('anon'), a using-directive ('using'), overloads ('overload'), a
+        function template in a namespace ('template'), one with an explicit non-type argument
+        ('explicit'), and two instantiations of one template ('two', no GPU form)."""
+        b = self.sp_base(L)
+        if not b:
+            return None
+        r = self.rnd
+        i = L.vars[0].name
+        kind = r.choice(['shadow', 'nested', 'anon', 'using', 'overload', 'template', 'explicit',
+                         'two'])
+        L.tags.add('nscall-' + kind)
+        ns, d, h, h2 = (self.p + self.fresh('ns'), self.fresh('d'), self.p + self.fresh('nh'),
+                        self.p + self.fresh('nh'))
+        a, c = r.randint(2, 7), r.randint(-9, 9)
+        pre = []
+        if kind == 'shadow':
+            self.decls += ['namespace %s { static int %s(int k) { return k * %d + %d; } }'
+                           % (ns, h, a, c),
+                           'static int %s(int k) { return k - %d; }' % (h, a)]
+            call = '%s::%s(%s) + %s(%s)' % (ns, h, i, h, i)
+        elif kind == 'nested':
+            self.decls += ['namespace %s {' % ns,
+                           'namespace %s { static int %s(int k) { return k %% %d + %d; } }'
+                           % (d, h, a, c),
+                           'static int %s(int k) { return %s::%s(k) * 2 - %s::%s(k + 1); }'
+                           % (h2, d, h, d, h),
+                           '}']
+            call = '%s::%s(%s)' % (ns, h2, i)
+        elif kind == 'anon':
+            self.decls += ['namespace { int %s(int k) { return k * %d - %d; } }' % (h, a, c)]
+            call = '%s(%s)' % (h, i)
+        elif kind == 'using':
+            self.decls += ['namespace %s { static int %s(int k) { return (k + %d) / %d; } }'
+                           % (ns, h, c + 10, a)]
+            pre.append('  using namespace %s;' % ns)
+            call = '%s(%s)' % (h, i)
+        elif kind == 'overload':
+            self.decls += ['namespace %s {' % ns,
+                           'static int %s(int k) { return k * %d; }' % (h, a),
+                           'static double %s(double k) { return k * 0.5 + %d; }' % (h, c),
+                           '}']
+            call = '%s::%s(%s) + (int)%s::%s(1.0 * %s)' % (ns, h, i, ns, h, i)
+        elif kind in ('template', 'two'):
+            self.decls += ['namespace %s { template <typename T> T %s(T k) { return k * (T)%d + '
+                           '(T)%d; } }' % (ns, h, a, c)]
+            call = '%s::%s(%s)' % (ns, h, i)
+            if kind == 'two':
+                call += ' + (int)%s::%s(0.25 * %s)' % (ns, h, i)
+        else:  # explicit
+            self.decls += ['namespace %s { template <int K, typename T> T %s(T k) '
+                           '{ return k * K - (T)%d; } }' % (ns, h, c)]
+            call = '%s::%s<%d>(%s)' % (ns, h, a, i)
+        e = Ex('(%s) %% 1000' % call, 'int', 1000)
+        return self.sp_wrap(b, [self.store_x(b, e)], pre)
+
     def sp_rank4(self, L):
         """A grid of four or five dimensions, as NPB BT, SP and LU keep theirs (`double
         (*rhs)[J][I][5]`): boxes fold the trailing dimensions. The loop over the first writes a
@@ -3630,7 +3689,8 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # Shapes added later: in normal runs a special loop is one of them with probability LATE_SHARE
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
-                 'clamp', 'gather', 'mirror', 'reuse', 'element', 'cglobal', 'rank4', 'dense']
+                 'clamp', 'gather', 'mirror', 'reuse', 'element', 'cglobal', 'rank4', 'dense',
+                 'nscall']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
