@@ -2,6 +2,7 @@
 #include "clustrix/AST/MathFunctions.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace clustrix;
 
@@ -68,4 +69,13 @@ bool clustrix::isDeviceMathFunction(llvm::StringRef Name) {
 bool clustrix::mathFunctionSetsErrno(llvm::StringRef Name) {
   const MathFunction *F = lookup(Name);
   return F && F->SetsErrno;
+}
+
+llvm::StringRef clustrix::mathDomainCondition(llvm::StringRef Name) {
+  return llvm::StringSwitch<llvm::StringRef>(Name)
+      .Cases("sqrt", "sqrtf", "__clx_x < 0")
+      .Cases("sin", "sinf", "cos", "cosf", "tan", "tanf", "isinf(__clx_x)")
+      .Cases("asin", "acos", "__clx_x > 1 || __clx_x < -1")
+      .Case("fmod", "(isinf(__clx_x) || __clx_y == 0) && !isnan(__clx_x) && !isnan(__clx_y)")
+      .Default("");
 }

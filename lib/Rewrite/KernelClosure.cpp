@@ -649,6 +649,51 @@ public:
     return false;
   }
 
+  /// A call of math function Name, whose errno is EDOM exactly when Cond holds, where math
+  /// errno is kept: in the kernel it calls `__clx_domain_NAME_d` (`_f` for float), a lambda
+  /// of the kernel that takes the function's parameters (so the arguments convert as they do
+  /// on the host), notes Cond in the thread's flag `__clx_edom`, and calls the device's Name.
+  /// The flag is a partial the host reads after the call (docs/runtime.md, errno). Only the
+  /// body's own calls can reach it.
+  bool domainCall(const CallExpr *CE, const FunctionDecl *FD, const std::string &Name,
+                  StringRef Cond) {
+    std::string Why = "the loop calls '" + Name +
+                      "', which sets errno on a domain error where math errno is kept "
+                      "(-fmath-errno, clang's default)";
+    if (InCallee)
+      return fail(Why + ", and a GPU reports it only from the loop's body, not from '" +
+                  CalleeName + "'; call it in the body, or build with -fno-math-errno");
+    if (!LambdaStack.empty())
+      return fail(Why + ", and a GPU reports it only from the loop's body, not from a lambda; "
+                        "call it in the body, or build with -fno-math-errno");
+    const auto *DR = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
+    QualType T = FD->getReturnType().getCanonicalType().getUnqualifiedType();
+    bool IsDouble = T->isSpecificBuiltinType(BuiltinType::Double);
+    bool Typed = DR && (IsDouble || T->isSpecificBuiltinType(BuiltinType::Float)) &&
+                 FD->getNumParams() == CE->getNumArgs() &&
+                 FD->getNumParams() == (Cond.contains("__clx_y") ? 2u : 1u);
+    for (unsigned I = 0; Typed && I < FD->getNumParams(); ++I)
+      Typed = FD->getParamDecl(I)->getType().getCanonicalType().getUnqualifiedType() == T;
+    if (!Typed)
+      return fail(Why + ", and this call's types are not the ones a GPU checks");
+    SourceLocation Begin = DR->getQualifierLoc() ? DR->getQualifierLoc().getBeginLoc()
+                                                 : DR->getNameInfo().getBeginLoc();
+    if (Begin.isMacroID() || DR->getNameInfo().getEndLoc().isMacroID())
+      return fail(Why + ", and the call is written in a macro, where the kernel cannot check "
+                        "its arguments");
+    std::string Type = IsDouble ? "double" : "float";
+    std::string Helper = "__clx_domain_" + Name + (IsDouble ? "_d" : "_f");
+    RW.ReplaceText(CharSourceRange::getTokenRange(Begin, DR->getNameInfo().getEndLoc()), Helper);
+    bool Two = FD->getNumParams() == 2;
+    std::string Def = "auto " + Helper + " = [&__clx_edom](" + Type + " __clx_x" +
+                      (Two ? ", " + Type + " __clx_y" : "") + ") -> " + Type + " { if (" +
+                      Cond.str() + ") __clx_edom = 1; return " + Name + "(__clx_x" +
+                      (Two ? ", __clx_y" : "") + "); };";
+    if (std::find(DomainHelpers.begin(), DomainHelpers.end(), Def) == DomainHelpers.end())
+      DomainHelpers.push_back(Def);
+    return ok();
+  }
+
   /// The name function Def is carried under: empty for one at file scope, a name of its own
   /// for one in a namespace (the namespaces' lengths and names, then its own: `a::b::f` ->
   /// `__clx_N1a1b_f`, an anonymous namespace as `0`). False where Def is declared elsewhere.
@@ -729,11 +774,17 @@ public:
     if (isDeviceMathFunction(Name) && (FD->isInStdNamespace() || !HasBody || FD->getBuiltinID())) {
       // Design rule 8: after the loop errno is what the serial loop left; a GPU's math never
       // sets it.
-      if (Ctx.getLangOpts().MathErrno && mathFunctionSetsErrno(Name))
-        return fail("the loop calls '" + Name +
-                    "', which sets errno on a domain or range error where math errno is kept "
-                    "(-fmath-errno, clang's default), and a GPU's '" + Name +
-                    "' does not; build with -fno-math-errno to run it on GPUs");
+      if (Ctx.getLangOpts().MathErrno && mathFunctionSetsErrno(Name)) {
+        // A function whose only errno is EDOM, set exactly when its arguments meet a
+        // condition, reports that condition from the kernel (domainCall); the others cannot.
+        StringRef Cond = mathDomainCondition(Name);
+        if (Cond.empty())
+          return fail("the loop calls '" + Name +
+                      "', which sets errno on a domain or range error where math errno is kept "
+                      "(-fmath-errno, clang's default), and a GPU's '" + Name +
+                      "' does not; build with -fno-math-errno to run it on GPUs");
+        return domainCall(CE, FD, Name, Cond);
+      }
       // std::sqrt(x) -> sqrt(x): CUDA's math library has the unqualified names.
       const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
       if (const auto *DR = dyn_cast<DeclRefExpr>(Callee))
@@ -1127,6 +1178,8 @@ public:
   std::map<const FunctionTemplateDecl *, const FunctionDecl *> TemplateUses;
   std::set<const FunctionDecl *> Renamed; ///< Functions carried under a name of their own.
   std::set<SourceLocation::UIntTy> Spelled; ///< Callee names already spelled so.
+  /// The `__clx_domain_F` functions the body's math calls need (domainCall).
+  std::vector<std::string> DomainHelpers;
   std::vector<const Decl *> Types; ///< TagDecls and TypedefNameDecls, dependencies first
   std::set<const TagDecl *> AnonRecords; ///< Records emitted within their typedef
   std::vector<const VarDecl *> Lambdas;         ///< Lambdas of the function, defined again
@@ -1313,6 +1366,7 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   Out.Macros = B.Macros; // after every text is taken: they find the macros
   for (const std::string &F : B.StdMath)
     Out.StdUsings.push_back("namespace std { using ::" + F + "; }");
+  Out.DomainHelpers = B.DomainHelpers;
   if (!B.ok()) // a text that could not be read, or a macro it cannot carry
     Out.Reason = B.Reason;
   return Out;

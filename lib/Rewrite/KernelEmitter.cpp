@@ -93,6 +93,9 @@ public:
     emitGridLoop();
     for (size_t I = 0; I < R.Reductions.size(); ++I)
       emitBlockReduction(I);
+    if (K.DomainFlag)
+      emitBlockCombine("int", "__clx_edom", R.Reductions.size(),
+                       [](const std::string &A, const std::string &B) { return A + " | " + B; });
     OS << "}\n";
     return OS.str();
   }
@@ -103,6 +106,9 @@ private:
   void emitSignature();
   void emitGridLoop();
   void emitBlockReduction(size_t I);
+  void emitBlockCombine(const std::string &T, const std::string &Var, size_t Cell,
+                        llvm::function_ref<std::string(const std::string &, const std::string &)>
+                            Combine);
   void scalar(const std::string &Decl, const std::string &Host, uint64_t Size) {
     OS << ", " << Decl;
     K.Args.push_back({KernelArg::Scalar, K.NumScalars++, Host, Size});
@@ -215,6 +221,13 @@ void KernelWriter::emitSignature() {
     OS << ", " << T.getAsString(Ctx.getPrintingPolicy()) << " *__clx_part" << I;
     K.Args.push_back({KernelArg::Partial, unsigned(I), ""});
   }
+  // The threads' domain-error flags (KernelClosure::DomainHelpers), a partial after the
+  // reductions' that the host code reduces with '|' into a flag of its own.
+  if (!Cl.DomainHelpers.empty()) {
+    K.DomainFlag = true;
+    OS << ", int *__clx_part" << R.Reductions.size();
+    K.Args.push_back({KernelArg::Partial, unsigned(R.Reductions.size()), ""});
+  }
   OS << ") {\n";
 }
 
@@ -224,6 +237,11 @@ void KernelWriter::emitGridLoop() {
   for (size_t I = 0; I < R.Reductions.size(); ++I)
     OS << "  " << RedTypes[I].getAsString(Ctx.getPrintingPolicy()) << " " << R.Reductions[I].Name << " = "
        << identity(opOf(R.Reductions[I]), RedTypes[I], Ctx) << ";\n";
+  if (K.DomainFlag) {
+    OS << "  int __clx_edom = 0;\n";
+    for (const std::string &D : Cl.DomainHelpers)
+      OS << "  " << D << "\n";
+  }
   for (const std::string &L : Cl.LambdaDecls)
     OS << "  " << L << "\n";
   size_t N = R.Nest.size();
@@ -302,15 +320,25 @@ void KernelWriter::emitGridLoop() {
 /// Reduction I: the block combines its threads' values in shared memory, in a fixed order, and
 /// stores its cell.
 void KernelWriter::emitBlockReduction(size_t I) {
-  std::string T = RedTypes[I].getAsString(Ctx.getPrintingPolicy()), Sh = "__clx_sh" + std::to_string(I);
+  ReduceOp Op = opOf(R.Reductions[I]);
+  emitBlockCombine(RedTypes[I].getAsString(Ctx.getPrintingPolicy()), R.Reductions[I].Name, I,
+                   [&](const std::string &A, const std::string &B) { return combine(Op, A, B); });
+}
+
+/// The block combines its threads' Var (of type T) with Combine in shared memory, in a fixed
+/// order, and stores the result in its cell of partial Cell.
+void KernelWriter::emitBlockCombine(
+    const std::string &T, const std::string &Var, size_t Cell,
+    llvm::function_ref<std::string(const std::string &, const std::string &)> Combine) {
+  std::string Sh = "__clx_sh" + std::to_string(Cell);
   OS << "  {\n    __shared__ " << T << " " << Sh << "[256];\n"
-     << "    " << Sh << "[threadIdx.x] = " << R.Reductions[I].Name << ";\n"
+     << "    " << Sh << "[threadIdx.x] = " << Var << ";\n"
      << "    __syncthreads();\n"
      << "    for (unsigned __clx_s = blockDim.x / 2; __clx_s > 0; __clx_s >>= 1) {\n"
      << "      if (threadIdx.x < __clx_s)\n        " << Sh << "[threadIdx.x] = "
-     << combine(opOf(R.Reductions[I]), Sh + "[threadIdx.x]", Sh + "[threadIdx.x + __clx_s]")
+     << Combine(Sh + "[threadIdx.x]", Sh + "[threadIdx.x + __clx_s]")
      << ";\n      __syncthreads();\n    }\n"
-     << "    if (threadIdx.x == 0)\n      __clx_part" << I << "[blockIdx.x] = " << Sh
+     << "    if (threadIdx.x == 0)\n      __clx_part" << Cell << "[blockIdx.x] = " << Sh
      << "[0];\n  }\n";
 }
 

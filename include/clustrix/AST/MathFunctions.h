@@ -22,6 +22,13 @@ bool isDeviceMathFunction(llvm::StringRef Name);
 /// Whether the C library's Name may set errno (where math errno is kept); a GPU's never does.
 bool mathFunctionSetsErrno(llvm::StringRef Name);
 
+/// For a function whose only errno is EDOM, set exactly when its arguments meet a condition
+/// (glibc: `sqrt(x)` when x < 0), that condition as C++ over `__clx_x` (and `__clx_y`, the
+/// second argument); empty for every other function. A kernel evaluates it before the call,
+/// so that the host can set errno as the serial loop would have
+/// (test/unit/AST/MathFunctionsTest.cpp checks each against the C library).
+llvm::StringRef mathDomainCondition(llvm::StringRef Name);
+
 } // namespace clustrix
 
 #endif // CLUSTRIX_AST_MATHFUNCTIONS_H

@@ -226,6 +226,12 @@ inline bool keepSerial(const LoopInfo &Info, uint64_t TripCount) {
 /// never met), where runLoop is not called at all.
 void noteAsWritten(const LoopInfo &Info);
 
+/// Sets errno to EDOM: generated code calls it after a loop call in which a GPU found a domain
+/// error in the body's math calls (a flag the kernel hands back as a partial, where math errno
+/// is kept), so that errno holds what the serial loop's C library would have left. The one
+/// place the runtime writes the caller's errno, on the body's behalf.
+void mathDomainError();
+
 /// Registers an ahead-of-time compiled image (cubin or fatbin) for a kernel, so that the runtime
 /// needs no NVRTC for it. Called from static initializers that nvcc-compiled sources contain.
 void registerKernelImage(const char *KernelName, uint64_t KernelHash, const void *Image,

@@ -175,6 +175,10 @@ int clustrix_run_loop(const clustrix_LoopInfo *Info,
 /* Runtime.h's noteAsWritten: logs (at info level) that the loop runs exactly as written. */
 void clustrix_note_as_written(const clustrix_LoopInfo *Info) CLUSTRIX_C_NOEXCEPT;
 
+/* Runtime.h's mathDomainError: errno = EDOM, after a call in which a GPU found a domain error
+ * in the body's math calls. */
+void clustrix_math_domain_error(void) CLUSTRIX_C_NOEXCEPT;
+
 /* Runtime.h's allocationLo and allocationHi: the extent, in elements of elem_size bytes relative
  * to p, of the heap block that holds p: elements [lo, hi) of p lie wholly in it. Unknown gives
  * lo 0 and hi -1 (the loop then runs serially). */

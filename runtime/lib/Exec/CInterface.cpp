@@ -113,6 +113,8 @@ extern "C" void clustrix_note_as_written(const clustrix_LoopInfo *Info) noexcept
   rt::noteAsWritten(*reinterpret_cast<const rt::LoopInfo *>(Info));
 }
 
+extern "C" void clustrix_math_domain_error(void) noexcept { rt::mathDomainError(); }
+
 extern "C" int clustrix_run_loop(const clustrix_LoopInfo *Info,
                                  const clustrix_LoopArgs *Args) noexcept {
   CChunk Chunk{Args->Host, Args->HostEnv};

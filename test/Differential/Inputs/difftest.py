@@ -55,6 +55,9 @@ class Config:
         self.emulated_gpus = args.emulated_gpus
         if self.emulated_gpus:
             os.environ['DIFFTEST_GPU_FORMS'] = '1'  # gen.py: nothing takes a batch off the GPU
+        # gen.py: programs may read errno after a domain error where the builds keep math errno.
+        keeps_errno = not any(f in self.opt.split() for f in ('-fno-math-errno', '-ffast-math'))
+        os.environ['DIFFTEST_MATH_ERRNO'] = '1' if keeps_errno else '0'
         self.openmp = args.openmp
         self.reduce = not args.no_reduce
         # Checks the generator: the serial build traps on undefined behaviour or a bad access.

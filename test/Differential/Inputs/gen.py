@@ -889,6 +889,7 @@ class Program:
         self.p = 'p%d_' % index
         self.only_loop = only_loop
         self.decls = []          # file-scope lines
+        self.decls_names = set()  # names of file-scope lines added at most once
         self.hdecls = []         # file-scope lines of the batch's header (prog.h)
         self.body = []           # lines of pN_run
         self.storages, self.views1, self.views2 = [], [], []
@@ -3022,14 +3023,17 @@ class Program:
         library, floating-point exception flags and the rounding mode."""
         r = self.rnd
         kinds = ['tls-read', 'tls-read-unset', 'tls-write-last', 'tls-sum', 'tls-helper',
-                 'errno', 'errno-clean', 'fenv-flags', 'fenv-flags-clean', 'round-division',
-                 'round-nearbyint', 'round-exact']
+                 'errno', 'errno-clean', 'errno-domain', 'fenv-flags', 'fenv-flags-clean',
+                 'round-division', 'round-nearbyint', 'round-exact']
         if GPU_FORMS:
             # <fenv.h> anywhere in a translation unit takes every loop of it off the GPU: in a
             # batch of fifty programs, one such program would keep the other 49 on CPU lanes.
-            # And GPU runs build with -fno-math-errno, under which a program that reads errno
-            # after a math function's domain error relies on what the flag says it does not.
-            kinds = [k for k in kinds if not k.startswith(('fenv', 'round')) and k != 'errno']
+            # And a GPU run built with -fno-math-errno leaves out the programs that read errno
+            # after a math function's domain error: they rely on what the flag says they do
+            # not. Built with math errno (DIFFTEST_MATH_ERRNO), they stay: the kernels report
+            # the domain errors of sqrt, sin, cos, tan, asin, acos and fmod.
+            kinds = [k for k in kinds if not k.startswith(('fenv', 'round')) and
+                     (MATH_ERRNO or k not in ('errno', 'errno-domain'))]
         kind = r.choice(kinds)
         b = None
         if kind.startswith('round'):
@@ -3066,6 +3070,27 @@ class Program:
             post = [self.pr(g, ty, L.tag)]
         elif kind == 'tls-helper':
             stmts = ['%s = %s(%s);' % (X.at(i), self.helper('tlsstat', T), fix_store(y, T).t)]
+        elif kind == 'errno-domain':
+            # Functions whose only errno is EDOM, out of their domain in some iterations (or
+            # none): sqrt of a negative, acos beyond 1, fmod by 0, cos of an infinity.
+            fn = r.choice(['sqrt', 'acos', 'fmod', 'cos', 'sqrtf'])
+            k = r.randint(0, 6)
+            bad = '(%s %% 7 == %d)' % (i, k) if r.random() < 0.7 else '(%s < 0)' % i
+            arg = {'sqrt': '%s ? -1.0 - std::fabs(%s) : std::fabs(%s)' % (bad, yd, yd),
+                   'sqrtf': '%s ? -1.0f : (float)std::fabs(%s)' % (bad, yd),
+                   'acos': '%s ? 2.0 : 1.0 / (std::fabs(%s) + 1.0)' % (bad, yd),
+                   'fmod': '%s + 1.0, %s ? 0.0 : 3.0' % (yd, bad),
+                   'cos': '%s ? %s : %s' % (bad, self.p + 'huge', yd)}[fn]
+            rr = self.fresh('r')
+            call = 'std::%s(%s)' % (fn, arg) if fn != 'sqrtf' else 'sqrtf(%s)' % arg
+            stmts = ['const double %s = %s;' % (rr, call),
+                     from_double('(std::isfinite(%s) ? %s : -1.0) * 8.0 + %s' % (rr, rr, i),
+                                 8 * 91 + self.n + 8)]
+            pre = ['  errno = %s;' % r.choice(['0', '0', 'ERANGE'])]
+            if fn == 'cos' and self.p + 'huge' not in self.decls_names:
+                self.decls.append('static const double %shuge = HUGE_VAL;' % self.p)
+                self.decls_names.add(self.p + 'huge')
+            post = ['  dt_val("%s errno", errno);' % L.tag]
         elif kind.startswith('errno'):
             fn = r.choice(['log', 'sqrt'])
             if kind == 'errno':
@@ -3698,6 +3723,8 @@ SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 ONLY_SPECIALS = [x for x in os.environ.get('DIFFTEST_SPECIALS', '').split(',') if x]
 # Set by difftest.py --emulated-gpus: no shape that takes a whole translation unit off the GPU.
 GPU_FORMS = os.environ.get('DIFFTEST_GPU_FORMS', '') == '1'
+# Set by difftest.py when the builds keep math errno (no -fno-math-errno or -ffast-math).
+MATH_ERRNO = os.environ.get('DIFFTEST_MATH_ERRNO', '') == '1'
 for _name in ONLY_SPECIALS:
     if _name not in SPECIALS:
         sys.exit('gen.py: DIFFTEST_SPECIALS names no shape %r (shapes: %s)' % (
