@@ -25,6 +25,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -650,22 +651,24 @@ public:
   }
 
   /// A call of math function Name, whose errno is EDOM exactly when Cond holds, where math
-  /// errno is kept: in the kernel it calls `__clx_domain_NAME_d` (`_f` for float), a lambda
-  /// of the kernel that takes the function's parameters (so the arguments convert as they do
-  /// on the host), notes Cond in the thread's flag `__clx_edom`, and calls the device's Name.
-  /// The flag is a partial the host reads after the call (docs/runtime.md, errno). Only the
-  /// body's own calls can reach it.
+  /// errno is kept: in the kernel it calls `__clx_domain_NAME_d(__clx_edom, args...)` (`_f` for
+  /// float), which takes the function's parameters (so the arguments convert as they do on the
+  /// host), notes Cond in the flag, and calls the device's Name. The flag is the kernel's
+  /// `__clx_edom`, one per thread, a partial the host reads after the call (docs/runtime.md,
+  /// errno); a called function takes it as a parameter, as it takes a global it reads
+  /// (addHiddenParameters), and a lambda captures it by reference.
   bool domainCall(const CallExpr *CE, const FunctionDecl *FD, const std::string &Name,
                   StringRef Cond) {
     std::string Why = "the loop calls '" + Name +
                       "', which sets errno on a domain error where math errno is kept "
                       "(-fmath-errno, clang's default)";
-    if (InCallee)
-      return fail(Why + ", and a GPU reports it only from the loop's body, not from '" +
-                  CalleeName + "'; call it in the body, or build with -fno-math-errno");
-    if (!LambdaStack.empty())
-      return fail(Why + ", and a GPU reports it only from the loop's body, not from a lambda; "
-                        "call it in the body, or build with -fno-math-errno");
+    if (InCallee && (InMethod || !CurFn))
+      return fail(Why + ", and a GPU cannot report it from member function '" + CalleeName +
+                  "'; call it elsewhere, or build with -fno-math-errno");
+    for (const LambdaExpr *LE : LambdaStack)
+      if (LE->getCaptureDefault() != LCD_ByRef)
+        return fail(Why + ", and a GPU reports it from a lambda only where the lambda captures "
+                          "by reference ('[&]'); or build with -fno-math-errno");
     const auto *DR = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
     QualType T = FD->getReturnType().getCanonicalType().getUnqualifiedType();
     bool IsDouble = T->isSpecificBuiltinType(BuiltinType::Double);
@@ -678,17 +681,26 @@ public:
       return fail(Why + ", and this call's types are not the ones a GPU checks");
     SourceLocation Begin = DR->getQualifierLoc() ? DR->getQualifierLoc().getBeginLoc()
                                                  : DR->getNameInfo().getBeginLoc();
-    if (Begin.isMacroID() || DR->getNameInfo().getEndLoc().isMacroID())
+    SourceLocation End = DR->getNameInfo().getEndLoc();
+    std::optional<Token> LParen =
+        End.isMacroID() ? std::nullopt : Lexer::findNextToken(End, SM, Ctx.getLangOpts());
+    if (Begin.isMacroID() || !LParen || !LParen->is(tok::l_paren) ||
+        LParen->getLocation().isMacroID())
       return fail(Why + ", and the call is written in a macro, where the kernel cannot check "
                         "its arguments");
     std::string Type = IsDouble ? "double" : "float";
     std::string Helper = "__clx_domain_" + Name + (IsDouble ? "_d" : "_f");
-    RW.ReplaceText(CharSourceRange::getTokenRange(Begin, DR->getNameInfo().getEndLoc()), Helper);
+    // Only the name and its parenthesis are rewritten, so that a call in an argument (its own
+    // name and parenthesis) is rewritten apart.
+    RW.ReplaceText(CharSourceRange::getTokenRange(Begin, LParen->getLocation()),
+                   Helper + "(__clx_edom, ");
+    if (InCallee)
+      noteHidden("__clx_edom", "int &__clx_edom");
     bool Two = FD->getNumParams() == 2;
-    std::string Def = "auto " + Helper + " = [&__clx_edom](" + Type + " __clx_x" +
-                      (Two ? ", " + Type + " __clx_y" : "") + ") -> " + Type + " { if (" +
-                      Cond.str() + ") __clx_edom = 1; return " + Name + "(__clx_x" +
-                      (Two ? ", __clx_y" : "") + "); };";
+    std::string Def = "__device__ inline " + Type + " " + Helper + "(int &__clx_f, " + Type +
+                      " __clx_x" + (Two ? ", " + Type + " __clx_y" : "") + ") { if (" +
+                      Cond.str() + ") __clx_f = 1; return " + Name + "(__clx_x" +
+                      (Two ? ", __clx_y" : "") + "); }";
     if (std::find(DomainHelpers.begin(), DomainHelpers.end(), Def) == DomainHelpers.end())
       DomainHelpers.push_back(Def);
     return ok();

@@ -164,6 +164,8 @@ void KernelWriter::emitPrelude() {
 void KernelWriter::emitClosure() {
   for (const std::string &U : Cl.StdUsings)
     OS << U << "\n";
+  for (const std::string &D : Cl.DomainHelpers)
+    OS << D << "\n";
   for (const std::string &M : Cl.Macros)
     OS << M << "\n";
   for (const std::string &F : Cl.Forwards)
@@ -237,11 +239,8 @@ void KernelWriter::emitGridLoop() {
   for (size_t I = 0; I < R.Reductions.size(); ++I)
     OS << "  " << RedTypes[I].getAsString(Ctx.getPrintingPolicy()) << " " << R.Reductions[I].Name << " = "
        << identity(opOf(R.Reductions[I]), RedTypes[I], Ctx) << ";\n";
-  if (K.DomainFlag) {
+  if (K.DomainFlag)
     OS << "  int __clx_edom = 0;\n";
-    for (const std::string &D : Cl.DomainHelpers)
-      OS << "  " << D << "\n";
-  }
   for (const std::string &L : Cl.LambdaDecls)
     OS << "  " << L << "\n";
   size_t N = R.Nest.size();

@@ -1,30 +1,42 @@
 // Where math errno is kept (clang's default), a loop whose math calls may set errno keeps its
-// GPU form when those calls are the body's own calls of functions whose only errno is EDOM
-// (sqrt, sin, cos, tan, asin, acos, fmod): the kernel checks their arguments and hands the host
-// a flag. Every other case keeps the loop on CPU devices, with the note that says why.
+// GPU form when those calls are of functions whose only errno is EDOM (sqrt, sin, cos, tan,
+// asin, acos, fmod), in the body, a callee or a lambda that captures by reference: the kernel
+// checks their arguments and hands the host a flag. Every other case keeps the loop on CPU
+// devices, with the note that says why.
 // RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark|note}}:"
 // REQUIRES: compiler
 #include <cmath>
 #define ROOT(x) std::sqrt(x)
 static double norm(double x) { return std::sqrt(x * x + 1); }
+struct Point {
+  double x, y;
+  double length() const { return std::sqrt(x * x + y * y); }
+};
 
-void uses(int n, double *a, float *f, long double *l) {
+void uses(int n, double *a, float *f, const Point *p) {
   // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a, f; out: a
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     a[i] = std::sqrt(a[i]) + sqrtf(f[i]) + std::fmod(a[i], 2.0) + std::acos(a[i]) + std::sin(f[i]);
-  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); in: a; out: a
-  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'sqrt', which sets errno on a domain error where math errno is kept (-fmath-errno, clang's default), and a GPU reports it only from the loop's body, not from 'norm'; call it in the body, or build with -fno-math-errno
+  // A callee takes the flag as a parameter; a lambda that captures by reference sees it.
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 6); in: a; out: a
   [[cluster::gpu_parallel]]
-  for (int i = 0; i < n; i++)
-    a[i] = norm(a[i]);
+  for (int i = 0; i < n; i++) {
+    auto r = [&](double x) { return std::sqrt(x); };
+    a[i] = norm(a[i]) + r(a[i]);
+  }
   // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 4); in: a; out: a
-  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'sqrt', which sets errno on a domain error where math errno is kept (-fmath-errno, clang's default), and a GPU reports it only from the loop's body, not from a lambda; call it in the body, or build with -fno-math-errno
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'sqrt', which sets errno on a domain error where math errno is kept (-fmath-errno, clang's default), and a GPU reports it from a lambda only where the lambda captures by reference ('[&]'); or build with -fno-math-errno
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++) {
     auto r = [](double x) { return std::sqrt(x); };
     a[i] = r(a[i]);
   }
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); in: p; out: a
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'sqrt', which sets errno on a domain error where math errno is kept (-fmath-errno, clang's default), and a GPU cannot report it from member function 'Point::length'; call it elsewhere, or build with -fno-math-errno
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    a[i] = p[i].length();
   // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a; out: a
   // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'sqrt', which sets errno on a domain error where math errno is kept (-fmath-errno, clang's default), and the call is written in a macro, where the kernel cannot check its arguments
   [[cluster::gpu_parallel]]

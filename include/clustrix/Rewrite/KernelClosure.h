@@ -36,9 +36,9 @@ struct KernelClosure {
   std::string Reason;                    ///< Why the loop has no GPU form; empty when it has one.
   std::vector<std::string> Macros;       ///< `#define NAME body` of each macro the code uses.
   std::vector<std::string> StdUsings;    ///< `std::f` of math functions that macros call.
-  /// The lambda `__clx_domain_F_d` (or `_f`) for each math function F whose domain errors the
-  /// body's calls report (where math errno is kept): the kernel defines them after its flag,
-  /// `__clx_edom`, one per thread, and hands the flag to the host as one more partial, after
+  /// `__clx_domain_F_d` (or `_f`) for each math function F whose domain errors the calls
+  /// report (where math errno is kept), taking the flag by reference: the kernel declares the
+  /// flag, `__clx_edom`, one per thread, and hands it to the host as one more partial, after
   /// the loop's reductions.
   std::vector<std::string> DomainHelpers;
   std::vector<std::string> Forwards;     ///< `struct X;` for each named record used.

@@ -3083,6 +3083,14 @@ class Program:
                    'cos': '%s ? %s : %s' % (bad, self.p + 'huge', yd)}[fn]
             rr = self.fresh('r')
             call = 'std::%s(%s)' % (fn, arg) if fn != 'sqrtf' else 'sqrtf(%s)' % arg
+            if r.random() < 0.4:
+                # Through a helper, which takes the kernel's flag as a parameter.
+                h = self.p + self.fresh('dh')
+                ps = '(double u, double v)' if fn == 'fmod' else '(double u)'
+                inner = {'fmod': 'std::fmod(u, v)', 'sqrtf': 'sqrtf((float)u)'}.get(
+                    fn, 'std::%s(u)' % fn)
+                self.decls.append('static double %s%s { return %s; }' % (h, ps, inner))
+                call = '%s(%s)' % (h, arg)
             stmts = ['const double %s = %s;' % (rr, call),
                      from_double('(std::isfinite(%s) ? %s : -1.0) * 8.0 + %s' % (rr, rr, i),
                                  8 * 91 + self.n + 8)]

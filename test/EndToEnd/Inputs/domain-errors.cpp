@@ -6,6 +6,11 @@
 #include <cstdio>
 #include <cstdlib>
 
+// A callee's calls report through a parameter the kernel adds, as does every function on the
+// way to them (NPB's compute_speed_of_sound).
+static double speed(double p, double r) { return std::sqrt(1.4 * p / r); }
+static double twice(double p) { return speed(p, 2.0) * 2; }
+
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 6000;
   double *a = (double *)malloc(sizeof(double) * n), *b = (double *)malloc(sizeof(double) * n);
@@ -36,6 +41,26 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     b[i] = (i == n - n / 4) ? sqrt(a[i] - 100) : sqrt(sqrt(a[i] + 3));
   printf("one sqrt: errno %d, nan %d\n", errno, std::isnan(b[n - n / 4]) ? 1 : 0);
+
+  // Through two callees, and a lambda that captures by reference.
+  errno = 0;
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    auto g = [&](double x) { return std::sqrt(x + 1); };
+    b[i] = twice(a[i] + 2) + g(a[i] + 1);
+  }
+  printf("callees, clean: errno %d\n", errno);
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    b[i] = twice(a[i]);
+  printf("callees: errno %d\n", errno);
+  errno = 0;
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    auto g = [&](double x) { return std::sqrt(x + 1); };
+    b[i] = g(a[i]);
+  }
+  printf("lambda: errno %d\n", errno);
 
   // float overloads and the C names.
   errno = 0;
