@@ -732,8 +732,9 @@ public:
   }
 
   /// Spells the callee of CE, a function carried as Flat, by that name: `prk::abs(x)` ->
-  /// `__clx_N3prk_abs(x)`, explicit template arguments kept. A call met again (a template's
-  /// body walked for its one instantiation only, so not twice) is left as it is.
+  /// `__clx_N3prk_abs(x)`, explicit template arguments kept. Each text is walked once (a
+  /// template for its one instantiation), so a call is met once; one met again would be left
+  /// as it is rather than rewritten twice.
   bool spellCallee(const CallExpr *CE, const std::string &Flat, const FunctionDecl *FD) {
     const auto *DR = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
     if (!DR)
@@ -1190,7 +1191,7 @@ public:
   std::map<const FunctionTemplateDecl *, const FunctionDecl *> TemplateUses;
   std::set<const FunctionDecl *> Renamed; ///< Functions carried under a name of their own.
   std::set<SourceLocation::UIntTy> Spelled; ///< Callee names already spelled so.
-  /// The `__clx_domain_F` functions the body's math calls need (domainCall).
+  /// The `__clx_domain_F_d` (`_f`) functions the math calls need (domainCall).
   std::vector<std::string> DomainHelpers;
   std::vector<const Decl *> Types; ///< TagDecls and TypedefNameDecls, dependencies first
   std::set<const TagDecl *> AnonRecords; ///< Records emitted within their typedef
