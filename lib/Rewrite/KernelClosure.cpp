@@ -590,6 +590,11 @@ public:
         return fail(Uses + ", and its parameters cannot be extended to pass it");
       if (F->getPrimaryTemplate())
         return fail(Uses + ", and it is a function template, whose parameters are not extended");
+      // A parameter added after one with a default argument would need a default of its own.
+      for (const ParmVarDecl *P : F->parameters())
+        if (P->hasDefaultArg())
+          return fail(Uses + ", and it has a default argument, after which no parameter can be "
+                             "added");
       std::set<std::string> Own;
       for (const ParmVarDecl *P : F->parameters())
         Own.insert(P->getNameAsString());
@@ -625,9 +630,6 @@ public:
           return fail(Uses + ", and a member function calls it, which cannot pass it");
         if (C.InBareLambda)
           return fail(Uses + ", and a lambda that captures nothing calls it");
-        for (const Expr *A : C.Call->arguments())
-          if (isa<CXXDefaultArgExpr>(A))
-            return fail(Uses + ", and a call of it leaves out a default argument");
         if (C.Call->getRParenLoc().isMacroID())
           return fail(Uses + ", and a call of it is written inside a macro");
         if (!C.Caller)
@@ -752,21 +754,83 @@ public:
     return true;
   }
 
-  /// Names the definition of Def (its template's, for an instantiation) Flat, dropping a
-  /// qualifier its declarator has (`double prk::f(double x) { ... }`).
+  /// Names the definition of Def (its template's, for an instantiation; both the
+  /// specialization's and its template's, for an explicit specialization) Flat, dropping a
+  /// qualifier its declarator has (`double prk::f(double x) { ... }`). A declarator named
+  /// already (a template's, for two of its specializations) is left as it is.
   bool spellDefinition(const FunctionDecl *Def, const std::string &Flat) {
     const FunctionDecl *Written = Def->getTemplateInstantiationPattern();
     if (!Written)
       Written = Def;
-    SourceLocation Begin = Written->getQualifierLoc() ? Written->getQualifierLoc().getBeginLoc()
-                                                      : Written->getLocation();
-    SourceLocation End = Written->getLocation();
-    if (Begin.isMacroID() || End.isMacroID() || !Written->getDeclName().isIdentifier())
-      return fail("'" + Def->getQualifiedNameAsString() +
-                  "' is declared so that the kernel cannot give it a name of its own");
-    RW.ReplaceText(CharSourceRange::getTokenRange(Begin, End), Flat);
+    std::vector<const FunctionDecl *> Named = {Written};
+    if (isExplicitSpecialization(Def))
+      Named.push_back(Def->getPrimaryTemplate()->getTemplatedDecl());
+    for (const FunctionDecl *W : Named) {
+      SourceLocation Begin =
+          W->getQualifierLoc() ? W->getQualifierLoc().getBeginLoc() : W->getLocation();
+      SourceLocation End = W->getLocation();
+      if (Begin.isMacroID() || End.isMacroID() || !W->getDeclName().isIdentifier())
+        return fail("'" + Def->getQualifiedNameAsString() +
+                    "' is declared so that the kernel cannot give it a name of its own");
+      if (Spelled.insert(Begin.getRawEncoding()).second)
+        RW.ReplaceText(CharSourceRange::getTokenRange(Begin, End), Flat);
+    }
     Renamed.insert(Def);
     return true;
+  }
+
+  /// Removes the default arguments of F's parameters from the text (`double y = 1.0` ->
+  /// `double y`): the kernel's declaration of F gives them, and its definition may not again.
+  void dropDefaults(const FunctionDecl *F) {
+    for (const ParmVarDecl *P : F->parameters())
+      if (P->hasDefaultArg() && !P->hasInheritedDefaultArg())
+        dropDefault(P->getIdentifier() ? P->getLocation()
+                                       : P->getTypeSourceInfo()->getTypeLoc().getEndLoc(),
+                    P->getDefaultArgRange().getEnd(), F);
+  }
+
+  /// The same for the default arguments of TD's template parameters.
+  void dropTemplateDefaults(const FunctionTemplateDecl *TD) {
+    for (const NamedDecl *P : *TD->getTemplateParameters()) {
+      SourceLocation End;
+      if (const auto *T = dyn_cast<TemplateTypeParmDecl>(P); T && T->hasDefaultArgument())
+        End = T->getDefaultArgument().getSourceRange().getEnd();
+      else if (const auto *N = dyn_cast<NonTypeTemplateParmDecl>(P); N && N->hasDefaultArgument())
+        End = N->getDefaultArgument().getSourceRange().getEnd();
+      else if (const auto *TT = dyn_cast<TemplateTemplateParmDecl>(P);
+               TT && TT->hasDefaultArgument())
+        End = TT->getDefaultArgument().getSourceRange().getEnd();
+      else
+        continue;
+      if (!P->getIdentifier()) {
+        fail("function template '" + TD->getQualifiedNameAsString() +
+             "' has a default argument for a parameter without a name, which the kernel "
+             "cannot declare twice");
+        continue;
+      }
+      dropDefault(P->getLocation(), End, TD->getTemplatedDecl());
+    }
+  }
+
+  /// Removes the text after the token at Last (a parameter's name) up to and including the
+  /// token at End (its default argument's last).
+  void dropDefault(SourceLocation Last, SourceLocation End, const FunctionDecl *F) {
+    if (Last.isInvalid() || End.isInvalid() || Last.isMacroID() || End.isMacroID()) {
+      fail("a default argument of '" + F->getQualifiedNameAsString() +
+           "' is written so that the kernel cannot declare it once");
+      return;
+    }
+    RW.RemoveText(CharSourceRange::getCharRange(
+        Lexer::getLocForEndOfToken(Last, 0, SM, Ctx.getLangOpts()),
+        Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts())));
+  }
+
+  /// Whether FD is an explicit specialization of a function template
+  /// (`template <> double abs<double>(double x)`).
+  static bool isExplicitSpecialization(const FunctionDecl *FD) {
+    return FD->getTemplatedKind() == FunctionDecl::TK_FunctionTemplateSpecialization &&
+           FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization &&
+           FD->getPrimaryTemplate();
   }
 
   static std::string typeName(const Decl *D) {
@@ -810,6 +874,16 @@ public:
         }
       return ok();
     }
+    // A compiler builtin of a math function that never sets errno is the device library's
+    // function of the same name: `__builtin_fabs(x)` -> `fabs(x)`.
+    if (FD->getBuiltinID() && Name.size() > 10 && StringRef(Name).starts_with("__builtin_") &&
+        isDeviceMathFunction(Name.substr(10)) && !mathFunctionSetsErrno(Name.substr(10))) {
+      const auto *DR = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
+      if (!DR || DR->getNameInfo().getBeginLoc().isMacroID())
+        return fail("the loop calls '" + Name + "' inside a macro, where it cannot be renamed");
+      RW.ReplaceText(DR->getNameInfo().getSourceRange(), Name.substr(10));
+      return ok();
+    }
     if (!HasBody || FD->isInStdNamespace())
       return fail("the loop calls '" + FD->getQualifiedNameAsString() +
                   "', which has no device version");
@@ -824,15 +898,22 @@ public:
     if (!flatName(Def, Flat))
       return fail("the loop calls '" + FD->getQualifiedNameAsString() +
                   "', which is declared neither at file scope nor in a namespace");
-    if (Def->isTemplateInstantiation() ||
-        Def->getTemplatedKind() != FunctionDecl::TK_NonTemplate) {
+    if (isExplicitSpecialization(Def)) {
+      // Carried as written (`template <> double abs(double x) { ... }`), after a declaration
+      // of its template: the device compiler picks it as the host's did.
+      if (Def->getPrimaryTemplate()->getInstantiatedFromMemberTemplate() ||
+          Def->getNumTemplateParameterLists() != 1)
+        return fail("the loop calls '" + FD->getQualifiedNameAsString() +
+                    "', an explicit specialization the kernel cannot declare");
+    } else if (Def->isTemplateInstantiation() ||
+               Def->getTemplatedKind() != FunctionDecl::TK_NonTemplate) {
       const FunctionTemplateDecl *TD = Def->getPrimaryTemplate();
       if (Def->getTemplatedKind() != FunctionDecl::TK_FunctionTemplateSpecialization || !TD ||
           !Def->isTemplateInstantiation() || TD->getInstantiatedFromMemberTemplate() ||
           !Def->getTemplateInstantiationPattern() ||
           Def->getTemplateInstantiationPattern() != TD->getTemplatedDecl())
         return fail("the loop calls '" + FD->getQualifiedNameAsString() +
-                    "', an explicit specialization of a function template");
+                    "', a specialization of a function template that the kernel cannot carry");
       // The kernel carries the template itself, which the device compiler instantiates
       // again: the walk checks one instantiation, so only one may be called.
       auto [It, New] = TemplateUses.insert({TD, Def});
@@ -1350,27 +1431,59 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
     Out.Constants.push_back(C.second);
   // Each carried function as `__device__` code; a function template as the template, whose
   // instantiation the device compiler makes again from the same arguments.
+  // A default argument may be given once: the first declaration has it (a template's
+  // first, in the kernel's order: the signatures come before the definitions), and later
+  // texts are taken once the defaults are removed (dropDefaults).
+  std::set<const FunctionTemplateDecl *> DefaultsGiven;
   for (const FunctionDecl *FD : B.Functions) {
     const FunctionDecl *Written = FD;
-    std::string Header;
+    const FunctionTemplateDecl *TD = FD->getPrimaryTemplate();
+    std::string Template;
+    auto TemplateHeader = [&] {
+      return B.text(SourceRange(TD->getBeginLoc(), TD->getTemplateParameters()->getRAngleLoc())) +
+             " ";
+    };
+    auto GiveDefaults = [&] {
+      if (DefaultsGiven.insert(TD).second)
+        B.dropTemplateDefaults(TD);
+    };
+    std::string SigHeader, Header;
     Out.OwnTemplateParams.emplace_back();
-    if (const FunctionTemplateDecl *TD = FD->getPrimaryTemplate()) {
-      Written = TD->getTemplatedDecl();
+    if (TD) {
       for (const NamedDecl *P : *TD->getTemplateParameters())
         if (P->getIdentifier())
           Out.OwnTemplateParams.back().push_back(P->getNameAsString());
-      Header = B.text(SourceRange(TD->getBeginLoc(),
-                                  TD->getTemplateParameters()->getRAngleLoc())) +
-               " ";
+      const FunctionDecl *Pattern = TD->getTemplatedDecl();
+      if (B.isExplicitSpecialization(FD)) {
+        // `template <> double abs(double x) { ... }` after `template <typename T> T abs(T x);`
+        const TemplateParameterList *TPL = FD->getTemplateParameterList(0);
+        SigHeader = Header = B.text(SourceRange(TPL->getTemplateLoc(), TPL->getRAngleLoc())) + " ";
+        CharSourceRange Declared =
+            Pattern->getBody()
+                ? CharSourceRange::getCharRange(Pattern->getInnerLocStart(),
+                                                Pattern->getBody()->getBeginLoc())
+                : CharSourceRange::getTokenRange(Pattern->getInnerLocStart(),
+                                                 Pattern->getEndLoc());
+        Template = TemplateHeader() + "__device__ " +
+                   StringRef(B.RW.getRewrittenText(Declared)).rtrim().str() + ";\n";
+        GiveDefaults();
+      } else {
+        Written = Pattern;
+        SigHeader = TemplateHeader();
+        GiveDefaults();
+        Header = TemplateHeader();
+      }
     }
-    CharSourceRange Head = CharSourceRange::getCharRange(Written->getBeginLoc(),
+    CharSourceRange Head = CharSourceRange::getCharRange(Written->getInnerLocStart(),
                                                          Written->getBody()->getBeginLoc());
-    std::string Sig = B.HasHidden.count(FD) || B.Renamed.count(FD) || !Header.empty()
+    std::string Sig = B.HasHidden.count(FD) || B.Renamed.count(FD) || TD
                           ? B.RW.getRewrittenText(Head)
                           : Lexer::getSourceText(Head, SM, Ctx.getLangOpts()).str();
-    Out.Signatures.push_back(Header + "__device__ " + StringRef(Sig).rtrim().str());
-    Out.Functions.push_back(Header + "__device__ " +
-                            B.text(SourceRange(Written->getBeginLoc(), Written->getEndLoc())));
+    Out.Signatures.push_back(Template + SigHeader + "__device__ " + StringRef(Sig).rtrim().str());
+    B.dropDefaults(Written);
+    Out.Functions.push_back(
+        Header + "__device__ " +
+        B.text(SourceRange(Written->getInnerLocStart(), Written->getEndLoc())));
   }
   for (const auto &S : B.Scalars)
     Out.Scalars.push_back(

@@ -27,6 +27,16 @@ static double sq(double x) { return -x; }
 
 template <typename T> T clampit(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+// Explicit specializations, as the Parallel Research Kernels' prk::abs has them (a compiler
+// builtin in one), and default arguments, of a function and of a template, which the kernel
+// declares once.
+namespace prk {
+template <typename T> T mag(T x) { return x >= 0 ? x : -x; }
+template <> inline double mag(double x) { return __builtin_fabs(x) + 0.5; }
+} // namespace prk
+template <typename T, int K = 3> T scaled(T x) { return x * K; }
+static double lin(double x, double y = 0.25) { return x + y; }
+
 namespace app {
 static double bump(double x) { return x + 3; }
 // A loop in a namespace's function calls its sibling unqualified.
@@ -75,6 +85,12 @@ int main(int argc, char **argv) {
       b[i] = abs(a[i] * 2) + detail::twice(a[i]);
     printf("%.4f\n", checksum(b, n));
   }
+
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    b[i] = prk::mag(a[i]) + prk::mag(i % 7 - 3) + scaled(a[i]) + scaled(2.0) + lin(a[i]) +
+           lin(a[i], 2.0);
+  printf("%.4f\n", checksum(b, n));
 
   app::run(n, a, b);
   printf("%.4f\n", checksum(b, n));
