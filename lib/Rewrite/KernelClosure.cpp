@@ -138,6 +138,8 @@ public:
 
   bool VisitVarDecl(VarDecl *VD) {
     Locals.insert(VD);
+    if (!InCallee)
+      BodyDecls.insert(VD);
     if (VD->getType()->isVariablyModifiedType())
       return fail("'" + VD->getNameAsString() + "' has variably modified type '" +
                   VD->getType().getAsString() + "', which a kernel cannot declare");
@@ -340,6 +342,27 @@ public:
   std::string hostSpelling(const VarDecl *VD) const {
     auto It = R.Spellings.find(VD->getCanonicalDecl());
     return It != R.Spellings.end() ? It->second : VD->getNameAsString();
+  }
+
+  /// A global the kernel names by its identifier (`cfg::lim` becomes `lim`, a parameter or a
+  /// constant of the kernel) must not be hidden there by a variable of the same identifier that
+  /// the body declares, nor be one the kernel declares itself (the loop's variable, a
+  /// reduction, a private): the host's qualified name reached the global, where the kernel's
+  /// identifier would reach the other variable, or not compile.
+  bool checkHiddenGlobals() {
+    std::set<std::string> Declared;
+    for (const std::set<const VarDecl *> *Set : {&BodyDecls, &IVs, &Reductions})
+      for (const VarDecl *V : *Set)
+        Declared.insert(V->getNameAsString());
+    for (const Private &P : R.Privates)
+      Declared.insert(P.Name);
+    for (const auto &[Name, D] : KernelNames) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (V && V->hasGlobalStorage() && Declared.count(Name))
+        return fail("the kernel names global '" + V->getQualifiedNameAsString() + "' as '" +
+                    Name + "', which a variable the loop declares would hide there");
+    }
+    return ok();
   }
 
   /// Whether the kernel may use Name for D: no other declaration has it.
@@ -1246,6 +1269,7 @@ public:
   std::map<std::string, const Decl *> KernelNames;
   std::map<std::string, std::string> RegionParams; ///< region name -> parameter declaration
   std::set<const VarDecl *> Reductions, IVs, Locals;
+  std::set<const VarDecl *> BodyDecls; ///< Declared in the body and its lambdas, not callees.
   std::vector<std::pair<const VarDecl *, std::string>> Constants; ///< With their declarations.
   /// The function whose body is being walked: null in the loop body, its lambdas and member
   /// functions.
@@ -1371,6 +1395,7 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   const Stmt *Body = innermostBody(Loop, unsigned(R.Nest.size()));
   B.TraverseStmt(const_cast<Stmt *>(Body));
   B.addHiddenParameters();
+  B.checkHiddenGlobals();
   if (!B.ok()) {
     Out.Reason = B.Reason;
     return Out;

@@ -62,4 +62,20 @@ void uses(int n, double *a, float *f, int *k, Vec *v) {
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     a[i] = mag(v[i]);
+  // The kernel names a namespace's variable by its identifier: a local of the body, or a
+  // reduction, of that identifier would hide it there (a wrong result, or no kernel at all).
+  // CHECK: {{.*}}namespace-callees.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); out: a; checked against writes through pointers: ::prk::gain
+  // CHECK: {{.*}}namespace-callees.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the kernel names global 'prk::gain' as 'gain', which a variable the loop declares would hide there
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    double gain = i % 5;
+    a[i] = gain + prk::gain;
+  }
+  double gain = 0;
+  // CHECK: {{.*}}namespace-callees.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a; reduce: gain (+)
+  // CHECK: {{.*}}namespace-callees.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the kernel names global 'prk::gain' as 'gain', which a variable the loop declares would hide there
+  [[cluster::gpu_parallel(reduce(+: gain))]]
+  for (int i = 0; i < n; i++)
+    gain += a[i] * prk::gain;
+  f[0] = (float)gain;
 }

@@ -2372,14 +2372,17 @@ class Program:
         ('shadow'), nested namespaces whose helper calls its sibling unqualified ('nested'), an
         anonymous namespace ('anon'), a using-directive ('using'), overloads ('overload'), a
         function template in a namespace ('template'), one with an explicit non-type argument
-        ('explicit'), and two instantiations of one template ('two', no GPU form)."""
+        ('explicit'), two instantiations of one template ('two', no GPU form), an explicit
+        specialization beside its template ('specialized'), default arguments of a function
+        and of a template ('defaults'), and a namespace's variable beside a local of the same
+        identifier ('hidden')."""
         b = self.sp_base(L)
         if not b:
             return None
         r = self.rnd
         i = L.vars[0].name
         kind = r.choice(['shadow', 'nested', 'anon', 'using', 'overload', 'template', 'explicit',
-                         'two'])
+                         'two', 'specialized', 'defaults', 'hidden'])
         L.tags.add('nscall-' + kind)
         ns, d, h, h2 = (self.p + self.fresh('ns'), self.fresh('d'), self.p + self.fresh('nh'),
                         self.p + self.fresh('nh'))
@@ -2418,6 +2421,27 @@ class Program:
             call = '%s::%s(%s)' % (ns, h, i)
             if kind == 'two':
                 call += ' + (int)%s::%s(0.25 * %s)' % (ns, h, i)
+        elif kind == 'specialized':
+            # An explicit specialization beside its template, both called.
+            self.decls += ['namespace %s {' % ns,
+                           'template <typename T> T %s(T k) { return k * (T)%d; }' % (h, a),
+                           'template <> inline int %s(int k) { return k - %d; }' % (h, c),
+                           '}']
+            call = '%s::%s(%s) + (int)%s::%s((long long)%s)' % (ns, h, i, ns, h, i)
+        elif kind == 'hidden':
+            # A namespace's variable and a local of the body with its identifier: the kernel,
+            # which names the variable by its identifier, must not reach the local instead.
+            g = self.fresh('g')
+            self.decls += ['namespace %s { static int %s = %d; }' % (ns, g, c)]
+            e = Ex('(%s * 3 + %s::%s) %% 1000' % (g, ns, g), 'int', 1000)
+            return self.sp_wrap(b, ['const int %s = %s %% %d;' % (g, i, a), self.store_x(b, e)],
+                                pre)
+        elif kind == 'defaults':
+            # Default arguments of a function and of a template, left out and given.
+            self.decls += ['static int %s(int k, int m = %d) { return k * m; }' % (h, a),
+                           'template <typename T, int K = %d> T %s(T k) { return k + K; }'
+                           % (c, h2)]
+            call = '%s(%s) + %s(%s, 2) + %s(%s)' % (h, i, h, i, h2, i)
         else:  # explicit
             self.decls += ['namespace %s { template <int K, typename T> T %s(T k) '
                            '{ return k * K - (T)%d; } }' % (ns, h, c)]
