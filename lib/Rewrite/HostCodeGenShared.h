@@ -63,14 +63,14 @@ void emitPrivatesHandBack(llvm::raw_ostream &OS, const LoopResult &R, const std:
 void emitKernelScalars(llvm::raw_ostream &OS, const Kernel &K,
                        llvm::function_ref<std::string(const std::string &)> Address);
 
-/// The LoopArgs fields after Host and HostEnv: BoxAlign, the box program (Boxes, the
-/// language's own lines, written when the loop has regions), Reductions, the appends (C++ only:
-/// Appends, its lines), Scalars.
 /// Whether the loop's kernel reports domain errors in one more partial (Kernel::DomainFlag):
 /// the host code then declares `int __clx_edom`, gives it the last reduction slot ('|'), and
 /// after a call that ran calls mathDomainError when it is set.
 inline bool hasDomainFlag(const Kernel &K) { return K.Ok && K.DomainFlag; }
 
+/// The LoopArgs fields after Host and HostEnv: BoxAlign, the box program (Boxes, the
+/// language's own lines, written when the loop has regions), Reductions (the domain flag's
+/// last), the appends (C++ only: Appends, its lines), Scalars.
 void emitCommonArgs(llvm::raw_ostream &OS, const LoopResult &R, const Kernel &K,
                     const std::string &Boxes, const std::string &Appends);
 

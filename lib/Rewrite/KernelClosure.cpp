@@ -350,12 +350,7 @@ public:
   /// reduction, a private): the host's qualified name reached the global, where the kernel's
   /// identifier would reach the other variable, or not compile.
   bool checkHiddenGlobals() {
-    std::set<std::string> Declared;
-    for (const std::set<const VarDecl *> *Set : {&BodyDecls, &IVs, &Reductions})
-      for (const VarDecl *V : *Set)
-        Declared.insert(V->getNameAsString());
-    for (const Private &P : R.Privates)
-      Declared.insert(P.Name);
+    std::set<std::string> Declared = loopDeclaredNames();
     for (const auto &[Name, D] : KernelNames) {
       const auto *V = dyn_cast<VarDecl>(D);
       if (V && V->hasGlobalStorage() && Declared.count(Name))
@@ -363,6 +358,19 @@ public:
                     Name + "', which a variable the loop declares would hide there");
     }
     return ok();
+  }
+
+  /// The identifiers of the variables the kernel declares where the body's text runs: the
+  /// body's own (and its lambdas'), the loop's variables (a range-for's element too), the
+  /// reductions and the privates.
+  std::set<std::string> loopDeclaredNames() const {
+    std::set<std::string> Names;
+    for (const std::set<const VarDecl *> *Set : {&BodyDecls, &IVs, &Reductions})
+      for (const VarDecl *V : *Set)
+        Names.insert(V->getNameAsString());
+    for (const Private &P : R.Privates)
+      Names.insert(P.Name);
+    return Names;
   }
 
   /// Whether the kernel may use Name for D: no other declaration has it.
@@ -594,12 +602,7 @@ public:
       }
     }
     // The names the body declares: its locals shadow the kernel's parameters at a call.
-    std::set<std::string> BodyNames;
-    for (const std::set<const VarDecl *> *Set : {&Locals, &IVs, &Reductions})
-      for (const VarDecl *V : *Set)
-        BodyNames.insert(V->getNameAsString());
-    for (const Private &P : R.Privates)
-      BodyNames.insert(P.Name);
+    std::set<std::string> BodyNames = loopDeclaredNames();
     // In the order the walk met the functions, so that the note does not depend on where
     // their declarations lie in memory.
     for (const FunctionDecl *F : Functions) {
@@ -899,12 +902,13 @@ public:
     }
     // A compiler builtin of a math function that never sets errno is the device library's
     // function of the same name: `__builtin_fabs(x)` -> `fabs(x)`.
-    if (FD->getBuiltinID() && Name.size() > 10 && StringRef(Name).starts_with("__builtin_") &&
-        isDeviceMathFunction(Name.substr(10)) && !mathFunctionSetsErrno(Name.substr(10))) {
+    if (StringRef Library = StringRef(Name); FD->getBuiltinID() &&
+        Library.consume_front("__builtin_") && isDeviceMathFunction(Library) &&
+        !mathFunctionSetsErrno(Library)) {
       const auto *DR = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
       if (!DR || DR->getNameInfo().getBeginLoc().isMacroID())
         return fail("the loop calls '" + Name + "' inside a macro, where it cannot be renamed");
-      RW.ReplaceText(DR->getNameInfo().getSourceRange(), Name.substr(10));
+      RW.ReplaceText(DR->getNameInfo().getSourceRange(), Library);
       return ok();
     }
     if (!HasBody || FD->isInStdNamespace())
@@ -1389,6 +1393,7 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
     if (const auto *DR = dyn_cast<DeclRefExpr>(Init))
       B.noteRegion(L0.RangeText, DR->getDecl()->getType());
     B.Locals.insert(RF->getLoopVariable());
+    B.BodyDecls.insert(RF->getLoopVariable()); // the kernel declares it where the body runs
     B.noteType(RF->getLoopVariable()->getType());
     Out.ElemDecl = L0.ElemDeclText + " = " + L0.RangeText + "[__clx_k0];";
   }

@@ -78,4 +78,14 @@ void uses(int n, double *a, float *f, int *k, Vec *v) {
   for (int i = 0; i < n; i++)
     gain += a[i] * prk::gain;
   f[0] = (float)gain;
+  // A range-for's element is declared where the body runs too. (The range is a plain array in
+  // a unit that includes nothing: the rewritten code counts it with std::size, which
+  // clustrix/Runtime.h declares.)
+  double cells[64] = {};
+  // CHECK: {{.*}}namespace-callees.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices
+  // CHECK: {{.*}}namespace-callees.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the kernel names global 'prk::gain' as 'gain', which a variable the loop declares would hide there
+  [[cluster::gpu_parallel]]
+  for (double &gain : cells)
+    gain = gain * 2 + prk::gain;
+  a[0] = cells[n % 64];
 }

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator> // std::size: generated code counts a range-for's range with it
 #include <limits>
 #include <new>
 #include <type_traits>
