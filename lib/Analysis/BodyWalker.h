@@ -335,6 +335,8 @@ private:
                          const clang::VarDecl *Local, clang::SourceLocation Loc);
   Polynomial polyOf(const clang::Expr *E, bool Exact = false);
   Polynomial outerDefinition(const clang::VarDecl *VD, bool Exact);
+  /// Whether the canonical nest's initial values, steps or bounds name VD (as a symbol).
+  bool namedByNestBounds(const clang::VarDecl *VD) const;
   Polynomial computeOuterDefinition(const clang::VarDecl *VD, bool Exact);
   /// outerDefinition's answers, and the enclosing function's variables that collectRewritten
   /// finds (computed once).

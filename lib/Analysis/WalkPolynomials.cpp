@@ -64,9 +64,12 @@ Polynomial BodyWalker::polyOf(const Expr *E, bool Exact) {
     if (!VD->getType()->isIntegerType() || VD->getType().isVolatileQualified())
       return Polynomial::invalid();
     // An outer local defined once from values nothing in the function changes (`const int nn
-    // = 1 - n;`): its definition.
-    if (Polynomial D = outerDefinition(VD, Exact); D.isValid())
-      return D;
+    // = 1 - n;`): its definition. Not where the nest's own bounds name it (`c < cols` of a
+    // collapsed nest): they keep the symbol, and a subscript must too, or the dependence test
+    // relates `r * (n / 60) + c` to a `c` bounded by an unrelated `cols`.
+    if (!namedByNestBounds(VD))
+      if (Polynomial D = outerDefinition(VD, Exact); D.isValid())
+        return D;
     // An outer integer: a symbol. A loop that writes it is refused for that write.
     return Polynomial::variable({VD, nameOf(VD, DR->getBeginLoc()), false});
   }
@@ -167,6 +170,14 @@ Polynomial BodyWalker::elementSymbol(const ArraySubscriptExpr *AS) {
 /// (its parameters and locals) where nothing in the function changes it or them (no write, no
 /// address taken, no reference bound: collectRewritten): the polynomial of its definition,
 /// which is then its value wherever the loop runs. Invalid otherwise.
+bool BodyWalker::namedByNestBounds(const VarDecl *VD) const {
+  for (const CanonicalLoop &L : R.Nest)
+    for (const Polynomial *P : {&L.InitPoly, &L.StepPoly, &L.InitValue, &L.BoundValue})
+      if (P->isValid() && P->mentions(VD))
+        return true;
+  return false;
+}
+
 Polynomial BodyWalker::outerDefinition(const VarDecl *VD, bool Exact) {
   auto [It, New] = OuterDefinitions.try_emplace({VD, Exact}, Polynomial::invalid());
   if (New)
