@@ -71,11 +71,28 @@ bool clustrix::mathFunctionSetsErrno(llvm::StringRef Name) {
   return F && F->SetsErrno;
 }
 
-llvm::StringRef clustrix::mathDomainCondition(llvm::StringRef Name) {
-  return llvm::StringSwitch<llvm::StringRef>(Name)
-      .Cases("sqrt", "sqrtf", "__clx_x < 0")
-      .Cases("sin", "sinf", "cos", "cosf", "tan", "tanf", "isinf(__clx_x)")
-      .Cases("asin", "acos", "__clx_x > 1 || __clx_x < -1")
-      .Case("fmod", "(isinf(__clx_x) || __clx_y == 0) && !isnan(__clx_x) && !isnan(__clx_y)")
-      .Default("");
+MathErrorConditions clustrix::mathErrorConditions(llvm::StringRef Name) {
+  // The edges are glibc's: exp(x) is finite up to 0x1.62e42fefa39efp+9 and rounds to 0 below
+  // -0x1.74910d52d3051p+9 (expf: 0x1.62e42ep+6 and -0x1.9d1d9ep+6), exp2's at 1024 and -1075.
+  // Infinite arguments give infinities or zeros without errno, NaNs never set it.
+  using C = MathErrorConditions;
+  return llvm::StringSwitch<C>(Name)
+      .Cases("sqrt", "sqrtf", C{"__clx_x < 0", ""})
+      .Cases("sin", "sinf", "cos", "cosf", "tan", "tanf", C{"isinf(__clx_x)", ""})
+      .Cases("asin", "acos", C{"__clx_x > 1 || __clx_x < -1", ""})
+      .Case("fmod",
+            C{"(isinf(__clx_x) || __clx_y == 0) && !isnan(__clx_x) && !isnan(__clx_y)", ""})
+      .Cases("log", "logf", "log2", "log10", C{"__clx_x < 0", "__clx_x == 0"})
+      .Case("log1p", C{"__clx_x < -1", "__clx_x == -1"})
+      .Case("exp", C{"", "!isinf(__clx_x) && (__clx_x > 0x1.62e42fefa39efp+9 || "
+                         "__clx_x < -0x1.74910d52d3051p+9)"})
+      .Case("expm1", C{"", "!isinf(__clx_x) && __clx_x > 0x1.62e42fefa39efp+9"})
+      .Case("expf", C{"", "!isinf(__clx_x) && (__clx_x > 0x1.62e42ep+6f || "
+                          "__clx_x < -0x1.9d1d9ep+6f)"})
+      .Case("exp2", C{"", "!isinf(__clx_x) && (__clx_x >= 1024 || __clx_x <= -1075)"})
+      .Case("pow", C{"__clx_x < 0 && isfinite(__clx_x) && isfinite(__clx_y) && "
+                     "__clx_y != trunc(__clx_y)",
+                     "isfinite(__clx_x) && isfinite(__clx_y) && ((__clx_x == 0 && __clx_y < 0) "
+                     "|| isinf(__clx_r) || (__clx_r == 0 && __clx_x != 0))"})
+      .Default(C{});
 }

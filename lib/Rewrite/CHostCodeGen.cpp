@@ -307,10 +307,10 @@ void CHostCodeGen::fillEnvironment(llvm::raw_ostream &OS) {
 /// The reduction slots, the addresses of the kernel's scalar arguments, and LoopArgs, field by
 /// field (a field the loop does not use stays zero).
 void CHostCodeGen::emitArgs(llvm::raw_ostream &OS) {
-  bool Domain = hostgen::hasDomainFlag(K);
-  if (Domain)
-    OS << "    int __clx_edom = 0;\n";
-  if (!R.Reductions.empty() || Domain) {
+  bool MathErrors = hostgen::hasMathErrors(K);
+  if (MathErrors)
+    OS << "    unsigned long long __clx_mlast = 0;\n";
+  if (!R.Reductions.empty() || MathErrors) {
     OS << "    clustrix_ReductionSlot __clx_reds[] = {";
     for (size_t I = 0; I < R.Reductions.size(); ++I) {
       const Reduction &X = R.Reductions[I];
@@ -320,9 +320,9 @@ void CHostCodeGen::emitArgs(llvm::raw_ostream &OS) {
          << ", clustrix_ReduceOp_" << runtimeName(Op.value_or(ReduceOp::BitXor)) << ", &"
          << X.Name << "}";
     }
-    if (Domain)
-      OS << (R.Reductions.empty() ? "" : ", ") << "{clustrix_ScalarKind_"
-         << cScalarKind(Ctx.IntTy, Ctx) << ", clustrix_ReduceOp_BitOr, &__clx_edom}";
+    if (MathErrors)
+      OS << (R.Reductions.empty() ? "" : ", ")
+         << "{clustrix_ScalarKind_U64, clustrix_ReduceOp_Max, &__clx_mlast}";
     OS << "};\n";
   }
   // A variable copied into the environment is taken from there: it may be `register`.
@@ -355,8 +355,6 @@ void CHostCodeGen::emitSerialFallback(llvm::raw_ostream &OS) {
      << ", 0, __clx_trip.Count, -1};\n"
      << "      __clx_chunk_" << Suffix << "(&__clx_env, 0, __clx_trip.Count, &__clx_ictx);\n"
      << "    }\n";
-  if (hostgen::hasDomainFlag(K)) // a GPU's domain errors, once the call ran
-    OS << "    else if (__clx_edom)\n      clustrix_math_domain_error();\n";
   hostgen::emitFinalInductions(OS, R, [&](size_t L, const std::string &K) {
     return inductionValue(cDeclaration(cLoopTypes(R.Nest[L], Ctx).Var, "", {}, Ctx), L, K);
   });

@@ -421,9 +421,9 @@ unsigned HostCodeGen::emitIterationVariables(llvm::raw_ostream &OS) {
 
 /// The reduction and append slots.
 void HostCodeGen::emitSlots(llvm::raw_ostream &OS) {
-  if (hostgen::hasDomainFlag(K))
-    OS << "    int __clx_edom = 0;\n";
-  if (!R.Reductions.empty() || hostgen::hasDomainFlag(K)) {
+  if (hostgen::hasMathErrors(K))
+    OS << "    unsigned long long __clx_mlast = 0;\n";
+  if (!R.Reductions.empty() || hostgen::hasMathErrors(K)) {
     OS << "    ::clustrix::rt::ReductionSlot __clx_reds[] = {";
     for (size_t I = 0; I < R.Reductions.size(); ++I) {
       std::optional<ReduceOp> Op = reduceOpForSpelling(R.Reductions[I].Op);
@@ -431,9 +431,9 @@ void HostCodeGen::emitSlots(llvm::raw_ostream &OS) {
       OS << (I ? ", " : "") << "::clustrix::rt::reductionSlot(" << R.Reductions[I].Name
          << ", ::clustrix::rt::ReduceOp::" << runtimeName(Op.value_or(ReduceOp::BitXor)) << ")";
     }
-    if (hostgen::hasDomainFlag(K))
+    if (hostgen::hasMathErrors(K))
       OS << (R.Reductions.empty() ? "" : ", ")
-         << "::clustrix::rt::reductionSlot(__clx_edom, ::clustrix::rt::ReduceOp::BitOr)";
+         << "::clustrix::rt::reductionSlot(__clx_mlast, ::clustrix::rt::ReduceOp::Max)";
     OS << "};\n";
   }
   if (!R.Appends.empty()) {
@@ -506,15 +506,10 @@ void HostCodeGen::emitSerialFallback(llvm::raw_ostream &OS) {
     Finals += std::string(L == 0 ? "    " : "    if (__clx_trip.Count > 0) ") + CL.VarName +
               " = " + inductionValue(L, "__clx_trip" + std::to_string(L) + ".Count") + ";\n";
   }
-  // A GPU's domain errors become errno EDOM once the call ran (run in place, the body's own
-  // calls set errno).
-  std::string Domain = hostgen::hasDomainFlag(K) ? "    else if (__clx_edom)\n"
-                                                   "      ::clustrix::rt::mathDomainError();\n"
-                                                 : "";
   if (!GuardedHeader) {
     OS << "    if (::clustrix::rt::runLoop(__clx_info, __clx_args) != "
           "::clustrix::rt::RunStatus::Done)\n      "
-       << runInPlace() << "\n" << Domain << "    }\n"
+       << runInPlace() << "\n    }\n"
        << Finals;
     return;
   }
@@ -524,7 +519,7 @@ void HostCodeGen::emitSerialFallback(llvm::raw_ostream &OS) {
      << "      __clx_as_written();\n"
      << "    } else {\n"
      << "    if (__clx_st != ::clustrix::rt::RunStatus::Done)\n      " << runInPlace() << "\n"
-     << Domain << Finals << "    }\n";
+     << Finals << "    }\n";
 }
 
 /// The loop exactly as written, as a lambda: out of line and, under Clang, not optimized, so

@@ -128,9 +128,11 @@ void hostgen::emitCommonArgs(llvm::raw_ostream &OS, const LoopResult &R, const K
   }
   if (!R.Regions.empty())
     OS << Boxes;
-  if (!R.Reductions.empty() || hasDomainFlag(K))
+  if (!R.Reductions.empty() || hasMathErrors(K))
     OS << "    __clx_args.Reductions = __clx_reds;\n    __clx_args.NumReductions = "
-       << R.Reductions.size() + hasDomainFlag(K) << ";\n";
+       << R.Reductions.size() + hasMathErrors(K) << ";\n";
+  if (hasMathErrors(K))
+    OS << "    __clx_args.MathErrors = 1;\n";
   OS << Appends;
   if (K.Ok && K.NumScalars)
     OS << "    __clx_args.Scalars = __clx_scalars;\n    __clx_args.NumScalars = " << K.NumScalars

@@ -63,14 +63,15 @@ void emitPrivatesHandBack(llvm::raw_ostream &OS, const LoopResult &R, const std:
 void emitKernelScalars(llvm::raw_ostream &OS, const Kernel &K,
                        llvm::function_ref<std::string(const std::string &)> Address);
 
-/// Whether the loop's kernel reports domain errors in one more partial (Kernel::DomainFlag):
-/// the host code then declares `int __clx_edom`, gives it the last reduction slot ('|'), and
-/// after a call that ran calls mathDomainError when it is set.
-inline bool hasDomainFlag(const Kernel &K) { return K.Ok && K.DomainFlag; }
+/// Whether the loop's kernel reports its math calls' errno in one more partial
+/// (Kernel::MathErrors): the host code then declares `unsigned long long __clx_mlast`, gives it
+/// the last reduction slot (max), and names that slot in LoopArgs::MathErrors, from which the
+/// runtime sets errno.
+inline bool hasMathErrors(const Kernel &K) { return K.Ok && K.MathErrors; }
 
 /// The LoopArgs fields after Host and HostEnv: BoxAlign, the box program (Boxes, the
-/// language's own lines, written when the loop has regions), Reductions (the domain flag's
-/// last), the appends (C++ only: Appends, its lines), Scalars.
+/// language's own lines, written when the loop has regions), Reductions (the math errors'
+/// last, and MathErrors), the appends (C++ only: Appends, its lines), Scalars.
 void emitCommonArgs(llvm::raw_ostream &OS, const LoopResult &R, const Kernel &K,
                     const std::string &Boxes, const std::string &Appends);
 

@@ -678,17 +678,18 @@ public:
     return false;
   }
 
-  /// A call of math function Name, whose errno is EDOM exactly when Cond holds, where math
-  /// errno is kept: in the kernel it calls `__clx_domain_NAME_d(__clx_edom, args...)` (`_f` for
+  /// A call of math function Name, whose errno the kernel can tell from Cond, where math errno
+  /// is kept: in the kernel it calls `__clx_merr_NAME_d(__clx_merr, args...)` (`_f` for
   /// float), which takes the function's parameters (so the arguments convert as they do on the
-  /// host), notes Cond in the flag, and calls the device's Name. The flag is the kernel's
-  /// `__clx_edom`, one per thread, a partial the host reads after the call (docs/runtime.md,
-  /// errno); a called function takes it as a parameter, as it takes a global it reads
-  /// (addHiddenParameters), and a lambda captures it by reference.
-  bool domainCall(const CallExpr *CE, const FunctionDecl *FD, const std::string &Name,
-                  StringRef Cond) {
+  /// host), calls the device's Name, and notes in the flag the error Cond finds (1: EDOM, 2:
+  /// ERANGE). The flag is the kernel's `__clx_merr`, one per thread, which the grid-stride loop
+  /// turns into the thread's last error in iteration order, a partial the runtime makes errno
+  /// of (docs/runtime.md, errno); a called function takes it as a parameter, as it takes a
+  /// global it reads (addHiddenParameters), and a lambda captures it by reference.
+  bool mathErrorCall(const CallExpr *CE, const FunctionDecl *FD, const std::string &Name,
+                     MathErrorConditions Cond) {
     std::string Why = "the loop calls '" + Name +
-                      "', which sets errno on a domain error where math errno is kept "
+                      "', which sets errno on a domain or range error where math errno is kept "
                       "(-fmath-errno, clang's default)";
     if (InCallee && (InMethod || !CurFn))
       return fail(Why + ", and a GPU cannot report it from member function '" + CalleeName +
@@ -700,9 +701,9 @@ public:
     const auto *DR = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
     QualType T = FD->getReturnType().getCanonicalType().getUnqualifiedType();
     bool IsDouble = T->isSpecificBuiltinType(BuiltinType::Double);
+    bool Two = Cond.Domain.contains("__clx_y") || Cond.Range.contains("__clx_y");
     bool Typed = DR && (IsDouble || T->isSpecificBuiltinType(BuiltinType::Float)) &&
-                 FD->getNumParams() == CE->getNumArgs() &&
-                 FD->getNumParams() == (Cond.contains("__clx_y") ? 2u : 1u);
+                 FD->getNumParams() == CE->getNumArgs() && FD->getNumParams() == (Two ? 2u : 1u);
     for (unsigned I = 0; Typed && I < FD->getNumParams(); ++I)
       Typed = FD->getParamDecl(I)->getType().getCanonicalType().getUnqualifiedType() == T;
     if (!Typed)
@@ -717,20 +718,25 @@ public:
       return fail(Why + ", and the call is written in a macro, where the kernel cannot check "
                         "its arguments");
     std::string Type = IsDouble ? "double" : "float";
-    std::string Helper = "__clx_domain_" + Name + (IsDouble ? "_d" : "_f");
+    std::string Helper = "__clx_merr_" + Name + (IsDouble ? "_d" : "_f");
     // Only the name and its parenthesis are rewritten, so that a call in an argument (its own
     // name and parenthesis) is rewritten apart.
     RW.ReplaceText(CharSourceRange::getTokenRange(Begin, LParen->getLocation()),
-                   Helper + "(__clx_edom, ");
+                   Helper + "(__clx_merr, ");
     if (InCallee)
-      noteHidden("__clx_edom", "int &__clx_edom");
-    bool Two = FD->getNumParams() == 2;
+      noteHidden("__clx_merr", "int &__clx_merr");
     std::string Def = "__device__ inline " + Type + " " + Helper + "(int &__clx_f, " + Type +
-                      " __clx_x" + (Two ? ", " + Type + " __clx_y" : "") + ") { if (" +
-                      Cond.str() + ") __clx_f = 1; return " + Name + "(__clx_x" +
-                      (Two ? ", __clx_y" : "") + "); }";
-    if (std::find(DomainHelpers.begin(), DomainHelpers.end(), Def) == DomainHelpers.end())
-      DomainHelpers.push_back(Def);
+                      " __clx_x" + (Two ? ", " + Type + " __clx_y" : "") + ") { " + Type +
+                      " __clx_r = " + Name + "(__clx_x" + (Two ? ", __clx_y" : "") + ");";
+    if (!Cond.Domain.empty())
+      Def += " if (" + Cond.Domain.str() + ") __clx_f = 1;";
+    if (!Cond.Range.empty())
+      Def += std::string(Cond.Domain.empty() ? "" : " else") + " if (" + Cond.Range.str() +
+             ") __clx_f = 2;";
+    Def += " return __clx_r; }";
+    if (std::find(MathErrorHelpers.begin(), MathErrorHelpers.end(), Def) ==
+        MathErrorHelpers.end())
+      MathErrorHelpers.push_back(Def);
     return ok();
   }
 
@@ -878,15 +884,15 @@ public:
       // Design rule 8: after the loop errno is what the serial loop left; a GPU's math never
       // sets it.
       if (Ctx.getLangOpts().MathErrno && mathFunctionSetsErrno(Name)) {
-        // A function whose only errno is EDOM, set exactly when its arguments meet a
-        // condition, reports that condition from the kernel (domainCall); the others cannot.
-        StringRef Cond = mathDomainCondition(Name);
-        if (Cond.empty())
+        // A function whose errno the kernel can tell from its arguments (and result) reports
+        // it from the kernel (mathErrorCall); the others cannot.
+        MathErrorConditions Cond = mathErrorConditions(Name);
+        if (!Cond.known())
           return fail("the loop calls '" + Name +
                       "', which sets errno on a domain or range error where math errno is kept "
                       "(-fmath-errno, clang's default), and a GPU's '" + Name +
                       "' does not; build with -fno-math-errno to run it on GPUs");
-        return domainCall(CE, FD, Name, Cond);
+        return mathErrorCall(CE, FD, Name, Cond);
       }
       // std::sqrt(x) -> sqrt(x): CUDA's math library has the unqualified names.
       const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
@@ -1300,8 +1306,8 @@ public:
   std::map<const FunctionTemplateDecl *, const FunctionDecl *> TemplateUses;
   std::set<const FunctionDecl *> Renamed; ///< Functions carried under a name of their own.
   std::set<SourceLocation::UIntTy> Spelled; ///< Callee names already spelled so.
-  /// The `__clx_domain_F_d` (`_f`) functions the math calls need (domainCall).
-  std::vector<std::string> DomainHelpers;
+  /// The `__clx_merr_F_d` (`_f`) functions the math calls need (mathErrorCall).
+  std::vector<std::string> MathErrorHelpers;
   std::vector<const Decl *> Types; ///< TagDecls and TypedefNameDecls, dependencies first
   std::set<const TagDecl *> AnonRecords; ///< Records emitted within their typedef
   std::vector<const VarDecl *> Lambdas;         ///< Lambdas of the function, defined again
@@ -1522,7 +1528,7 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   Out.Macros = B.Macros; // after every text is taken: they find the macros
   for (const std::string &F : B.StdMath)
     Out.StdUsings.push_back("namespace std { using ::" + F + "; }");
-  Out.DomainHelpers = B.DomainHelpers;
+  Out.MathErrorHelpers = B.MathErrorHelpers;
   if (!B.ok()) // a text that could not be read, or a macro it cannot carry
     Out.Reason = B.Reason;
   return Out;

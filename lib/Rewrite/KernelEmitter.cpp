@@ -93,9 +93,11 @@ public:
     emitGridLoop();
     for (size_t I = 0; I < R.Reductions.size(); ++I)
       emitBlockReduction(I);
-    if (K.DomainFlag)
-      emitBlockCombine("int", "__clx_edom", R.Reductions.size(),
-                       [](const std::string &A, const std::string &B) { return A + " | " + B; });
+    if (K.MathErrors)
+      emitBlockCombine("unsigned long long", "__clx_mlast", R.Reductions.size(),
+                       [](const std::string &A, const std::string &B) {
+                         return A + " < " + B + " ? " + B + " : " + A;
+                       });
     OS << "}\n";
     return OS.str();
   }
@@ -164,7 +166,7 @@ void KernelWriter::emitPrelude() {
 void KernelWriter::emitClosure() {
   for (const std::string &U : Cl.StdUsings)
     OS << U << "\n";
-  for (const std::string &D : Cl.DomainHelpers)
+  for (const std::string &D : Cl.MathErrorHelpers)
     OS << D << "\n";
   for (const std::string &M : Cl.Macros)
     OS << M << "\n";
@@ -223,11 +225,11 @@ void KernelWriter::emitSignature() {
     OS << ", " << T.getAsString(Ctx.getPrintingPolicy()) << " *__clx_part" << I;
     K.Args.push_back({KernelArg::Partial, unsigned(I), ""});
   }
-  // The threads' domain-error flags (KernelClosure::DomainHelpers), a partial after the
-  // reductions' that the host code reduces with '|' into a flag of its own.
-  if (!Cl.DomainHelpers.empty()) {
-    K.DomainFlag = true;
-    OS << ", int *__clx_part" << R.Reductions.size();
+  // The threads' last math errors (KernelClosure::MathErrorHelpers), a partial after the
+  // reductions' that the runtime reduces with max and makes errno of (LoopArgs::MathErrors).
+  if (!Cl.MathErrorHelpers.empty()) {
+    K.MathErrors = true;
+    OS << ", unsigned long long *__clx_part" << R.Reductions.size();
     K.Args.push_back({KernelArg::Partial, unsigned(R.Reductions.size()), ""});
   }
   OS << ") {\n";
@@ -239,15 +241,26 @@ void KernelWriter::emitGridLoop() {
   for (size_t I = 0; I < R.Reductions.size(); ++I)
     OS << "  " << RedTypes[I].getAsString(Ctx.getPrintingPolicy()) << " " << R.Reductions[I].Name << " = "
        << identity(opOf(R.Reductions[I]), RedTypes[I], Ctx) << ";\n";
-  if (K.DomainFlag)
-    OS << "  int __clx_edom = 0;\n";
+  // The math calls note their errors in __clx_merr (1: EDOM, 2: ERANGE; the iteration's last
+  // call's). After each iteration, continued or not, the thread keeps it with the iteration's
+  // index in __clx_mlast, (k + 1) * 4 + error: the thread runs its iterations in order, so
+  // __clx_mlast ends as its last error in iteration order, and the largest over the chunk's
+  // threads is the chunk's, the errno its serial run would leave.
+  const char *Note = "";
+  if (K.MathErrors) {
+    OS << "  int __clx_merr = 0;\n  unsigned long long __clx_mlast = 0;\n"
+          "  auto __clx_mnote = [&](unsigned long long __clx_i) {\n    if (__clx_merr) {\n"
+          "      __clx_mlast = ((__clx_i + 1ull) << 2) | (unsigned long long)__clx_merr;\n"
+          "      __clx_merr = 0;\n    }\n  };\n";
+    Note = "__clx_mnote(__clx_k), ";
+  }
   for (const std::string &L : Cl.LambdaDecls)
     OS << "  " << L << "\n";
   size_t N = R.Nest.size();
   if (N == 1) {
     OS << "  for (unsigned long long __clx_k = __clx_lo + (unsigned long long)blockIdx.x * "
-          "blockDim.x + threadIdx.x; __clx_k < __clx_hi; __clx_k += (unsigned long long)gridDim.x "
-          "* blockDim.x) {\n";
+          "blockDim.x + threadIdx.x; __clx_k < __clx_hi; "
+       << Note << "__clx_k += (unsigned long long)gridDim.x * blockDim.x) {\n";
     OS << "    unsigned long long __clx_k0 = __clx_k;\n";
   } else {
     OS << "  const unsigned long long __clx_stride = (unsigned long long)gridDim.x * blockDim.x;\n";
@@ -297,7 +310,7 @@ void KernelWriter::emitGridLoop() {
          << " + __clx_c; __clx_c = 0; }\n";
     }
     OS << "    __clx_k0 += __clx_s0 + __clx_c;\n  };\n";
-    OS << "  for (; __clx_k < __clx_hi; __clx_advance()) {\n";
+    OS << "  for (; __clx_k < __clx_hi; " << Note << "__clx_advance()) {\n";
   }
   if (R.Nest[0].RangeFor) {
     OS << "    " << Cl.ElemDecl << "\n";

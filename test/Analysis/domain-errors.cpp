@@ -1,8 +1,9 @@
 // Where math errno is kept (clang's default), a loop whose math calls may set errno keeps its
-// GPU form when those calls are of functions whose only errno is EDOM (sqrt, sin, cos, tan,
-// asin, acos, fmod), in the body, a callee or a lambda that captures by reference: the kernel
-// checks their arguments and hands the host a flag. Every other case keeps the loop on CPU
-// devices, with the note that says why.
+// GPU form when those calls are of functions whose errno a kernel can tell (sqrt, sin, cos,
+// tan, asin, acos, fmod: EDOM; log, log2, log10, log1p, pow: EDOM or ERANGE; exp, exp2, expm1:
+// ERANGE), in the body, a callee or a lambda that captures by reference: the kernel checks
+// their arguments and results and hands the runtime its last error. Every other case keeps the
+// loop on CPU devices, with the note that says why.
 // RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark|note}}:"
 // REQUIRES: compiler
 #include <cmath>
@@ -26,31 +27,42 @@ void uses(int n, double *a, float *f, const Point *p) {
     a[i] = norm(a[i]) + r(a[i]);
   }
   // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 4); in: a; out: a
-  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'sqrt', which sets errno on a domain error where math errno is kept (-fmath-errno, clang's default), and a GPU reports it from a lambda only where the lambda captures by reference ('[&]'); or build with -fno-math-errno
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'sqrt', which sets errno on a domain or range error where math errno is kept (-fmath-errno, clang's default), and a GPU reports it from a lambda only where the lambda captures by reference ('[&]'); or build with -fno-math-errno
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++) {
     auto r = [](double x) { return std::sqrt(x); };
     a[i] = r(a[i]);
   }
   // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); in: p; out: a
-  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'sqrt', which sets errno on a domain error where math errno is kept (-fmath-errno, clang's default), and a GPU cannot report it from member function 'Point::length'; call it elsewhere, or build with -fno-math-errno
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'sqrt', which sets errno on a domain or range error where math errno is kept (-fmath-errno, clang's default), and a GPU cannot report it from member function 'Point::length'; call it elsewhere, or build with -fno-math-errno
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     a[i] = p[i].length();
   // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a; out: a
-  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'sqrt', which sets errno on a domain error where math errno is kept (-fmath-errno, clang's default), and the call is written in a macro, where the kernel cannot check its arguments
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'sqrt', which sets errno on a domain or range error where math errno is kept (-fmath-errno, clang's default), and the call is written in a macro, where the kernel cannot check its arguments
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     a[i] = ROOT(a[i]);
   // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a, f; out: a
-  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'fmod', which sets errno on a domain error where math errno is kept (-fmath-errno, clang's default), and this call's types are not the ones a GPU checks
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'fmod', which sets errno on a domain or range error where math errno is kept (-fmath-errno, clang's default), and this call's types are not the ones a GPU checks
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     a[i] = std::fmod(f[i], a[i]);
-  // Functions whose errno may be ERANGE, or depends on the result, keep the note they had.
-  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a; out: a
-  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'log', which sets errno on a domain or range error where math errno is kept (-fmath-errno, clang's default), and a GPU's 'log' does not; build with -fno-math-errno to run it on GPUs
+  // Errors of both kinds, in the body and in a callee.
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); in: a, f; out: a
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
-    a[i] = std::log(a[i]);
+    a[i] = std::log(a[i]) + std::exp(a[i]) + std::pow(a[i], 0.5) + logf(f[i]) + expf(f[i]) +
+           std::log1p(a[i]) + std::exp2(a[i]) + std::expm1(a[i]) + std::log10(a[i]) + norm(a[i]);
+  // Functions whose errno a kernel cannot tell exactly keep the note they had.
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: f; out: f
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'powf', which sets errno on a domain or range error where math errno is kept (-fmath-errno, clang's default), and a GPU's 'powf' does not; build with -fno-math-errno to run it on GPUs
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    f[i] = powf(f[i], 1.5f);
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a; out: a
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'cosh', which sets errno on a domain or range error where math errno is kept (-fmath-errno, clang's default), and a GPU's 'cosh' does not; build with -fno-math-errno to run it on GPUs
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    a[i] = std::cosh(a[i]);
 }

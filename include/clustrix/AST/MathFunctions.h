@@ -22,12 +22,22 @@ bool isDeviceMathFunction(llvm::StringRef Name);
 /// Whether the C library's Name may set errno (where math errno is kept); a GPU's never does.
 bool mathFunctionSetsErrno(llvm::StringRef Name);
 
-/// For a function whose only errno is EDOM, set exactly when its arguments meet a condition
-/// (glibc: `sqrt(x)` when x < 0), that condition as C++ over `__clx_x` (and `__clx_y`, the
-/// second argument); empty for every other function. A kernel evaluates it before the call,
-/// so that the host can set errno as the serial loop would have
-/// (test/unit/AST/MathFunctionsTest.cpp checks each against the C library).
-llvm::StringRef mathDomainCondition(llvm::StringRef Name);
+/// When the C library's Name sets errno, as C++ conditions over the call's arguments
+/// (`__clx_x`, and `__clx_y` for the second) and its result (`__clx_r`): Domain where it sets
+/// EDOM, Range where it sets ERANGE (a pole, an overflow, an underflow to zero).
+struct MathErrorConditions {
+  llvm::StringRef Domain;
+  llvm::StringRef Range;
+  bool known() const { return !Domain.empty() || !Range.empty(); }
+};
+
+/// The conditions under which glibc's Name sets errno, for the functions whose errno a kernel
+/// can tell exactly (`sqrt(x)`: EDOM when x < 0; `log(x)`: EDOM when x < 0, ERANGE when x is
+/// 0); neither for every other function. A kernel evaluates them after the call, so that the
+/// host can set errno as the serial loop would have (test/unit/AST/MathFunctionsTest.cpp checks
+/// each against the C library). Only `pow`'s Range reads the result: near its overflow and
+/// underflow edges it follows the device's result, as the result itself does.
+MathErrorConditions mathErrorConditions(llvm::StringRef Name);
 
 } // namespace clustrix
 

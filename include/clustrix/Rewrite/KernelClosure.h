@@ -36,11 +36,12 @@ struct KernelClosure {
   std::string Reason;                    ///< Why the loop has no GPU form; empty when it has one.
   std::vector<std::string> Macros;       ///< `#define NAME body` of each macro the code uses.
   std::vector<std::string> StdUsings;    ///< `std::f` of math functions that macros call.
-  /// `__clx_domain_F_d` (or `_f`) for each math function F whose domain errors the calls
-  /// report (where math errno is kept), taking the flag by reference: the kernel declares the
-  /// flag, `__clx_edom`, one per thread, and hands it to the host as one more partial, after
-  /// the loop's reductions.
-  std::vector<std::string> DomainHelpers;
+  /// `__clx_merr_F_d` (or `_f`) for each math function F whose errno the calls report (where
+  /// math errno is kept), taking the flag by reference: the kernel declares the flag,
+  /// `__clx_merr`, one per thread, keeps the thread's last error in iteration order
+  /// (`__clx_mlast`), and hands it to the runtime as one more partial, after the loop's
+  /// reductions.
+  std::vector<std::string> MathErrorHelpers;
   std::vector<std::string> Forwards;     ///< `struct X;` for each named record used.
   std::vector<std::string> EarlyTypes;   ///< Enums and typedefs that need no record's definition.
   std::vector<std::string> Types;        ///< The records (and typedefs holding one), in order;

@@ -53,7 +53,7 @@ struct Kernel {
   /// The kernel reports domain errors of the body's math calls (where math errno is kept) in
   /// one more partial, after the loop's reductions: an `int` the host code reduces with '|'
   /// and, when set, turns into errno EDOM after the call (docs/runtime.md, errno).
-  bool DomainFlag = false;
+  bool MathErrors = false;
 };
 
 /// Builds the GPU form of an accepted loop, named by kernelName(). For one instantiation's copy

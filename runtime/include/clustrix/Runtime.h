@@ -22,7 +22,7 @@
 #include <type_traits>
 #include <utility>
 
-#define CLUSTRIX_RT_ABI_VERSION 5
+#define CLUSTRIX_RT_ABI_VERSION 6
 
 namespace clustrix {
 namespace rt {
@@ -187,6 +187,11 @@ struct LoopArgs {
   /// The hulls of the writes alone (Env: BoxEnv); null: Boxes. Chunks that run in place in the
   /// host's memory must keep these apart; a device that copies boxes back writes whole boxes.
   BoxFn WriteBoxes;
+  /// 1 when the last of Reductions (U64, Max) carries the errno of the kernel's math calls,
+  /// where math errno is kept: a chunk run by a kernel leaves in it 0, or (k + 1) * 4 + E for
+  /// its last error in iteration order, at normalized iteration k, E 1 for EDOM and 2 for
+  /// ERANGE. The runtime makes errno of it as of a host chunk's (Execution::lastErrno).
+  uint32_t MathErrors;
 };
 
 /// Result of runLoop.
@@ -226,12 +231,6 @@ inline bool keepSerial(const LoopInfo &Info, uint64_t TripCount) {
 /// when the loop's trip count cannot be represented (a zero step, a wrap-around, a `!=` bound
 /// never met), where runLoop is not called at all.
 void noteAsWritten(const LoopInfo &Info);
-
-/// Sets errno to EDOM: generated code calls it after a loop call in which a GPU found a domain
-/// error in the body's math calls (a flag the kernel hands back as a partial, where math errno
-/// is kept), so that errno holds what the serial loop's C library would have left. The one
-/// place the runtime writes the caller's errno, on the body's behalf.
-void mathDomainError();
 
 /// Registers an ahead-of-time compiled image (cubin or fatbin) for a kernel, so that the runtime
 /// needs no NVRTC for it. Called from static initializers that nvcc-compiled sources contain.

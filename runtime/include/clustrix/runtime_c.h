@@ -22,7 +22,7 @@
 
 /* The ABI version of the records below; equal to CLUSTRIX_RT_ABI_VERSION of Runtime.h (the
  * runtime's C interface does not compile otherwise). */
-#define CLUSTRIX_RT_C_ABI_VERSION 5
+#define CLUSTRIX_RT_C_ABI_VERSION 6
 #ifndef CLUSTRIX_RT_ABI_VERSION
 #define CLUSTRIX_RT_ABI_VERSION CLUSTRIX_RT_C_ABI_VERSION
 #endif
@@ -164,6 +164,7 @@ typedef struct clustrix_LoopArgs {
   const void *const *Scalars; /* addresses of the kernel's scalar parameters */
   uint32_t NumScalars;
   uint64_t BoxAlign;
+  uint32_t MathErrors; /* Runtime.h's LoopArgs::MathErrors */
 } clustrix_LoopArgs;
 
 /* Runtime.h's runLoop: 1 when every iteration ran, 0 when nothing ran and the caller must run
@@ -174,10 +175,6 @@ int clustrix_run_loop(const clustrix_LoopInfo *Info,
 
 /* Runtime.h's noteAsWritten: logs (at info level) that the loop runs exactly as written. */
 void clustrix_note_as_written(const clustrix_LoopInfo *Info) CLUSTRIX_C_NOEXCEPT;
-
-/* Runtime.h's mathDomainError: errno = EDOM, after a call in which a GPU found a domain error
- * in the body's math calls. */
-void clustrix_math_domain_error(void) CLUSTRIX_C_NOEXCEPT;
 
 /* Runtime.h's allocationLo and allocationHi: the extent, in elements of elem_size bytes relative
  * to p, of the heap block that holds p: elements [lo, hi) of p lie wholly in it. Unknown gives

@@ -113,8 +113,6 @@ extern "C" void clustrix_note_as_written(const clustrix_LoopInfo *Info) noexcept
   rt::noteAsWritten(*reinterpret_cast<const rt::LoopInfo *>(Info));
 }
 
-extern "C" void clustrix_math_domain_error(void) noexcept { rt::mathDomainError(); }
-
 extern "C" int clustrix_run_loop(const clustrix_LoopInfo *Info,
                                  const clustrix_LoopArgs *Args) noexcept {
   CChunk Chunk{Args->Host, Args->HostEnv};
@@ -139,6 +137,7 @@ extern "C" int clustrix_run_loop(const clustrix_LoopInfo *Info,
   A.Scalars = Args->Scalars;
   A.NumScalars = Args->NumScalars;
   A.BoxAlign = Args->BoxAlign;
+  A.MathErrors = Args->MathErrors;
   // The layouts are the same (checked above).
   const auto &RtInfo = *reinterpret_cast<const rt::LoopInfo *>(Info);
   return rt::runLoop(RtInfo, A) == rt::RunStatus::Done ? 1 : 0;

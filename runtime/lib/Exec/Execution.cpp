@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 
 namespace clustrix {
 namespace rt {
@@ -261,9 +262,19 @@ static size_t chunksThatCount(const std::vector<std::exception_ptr> &Errors, siz
 }
 
 int Execution::lastErrno() const {
-  for (size_t J = chunksThatCount(Errors, ChunkErrno.size()); J-- > 0;)
+  for (size_t J = chunksThatCount(Errors, ChunkErrno.size()); J-- > 0;) {
     if (ChunkErrno[J] != 0)
       return ChunkErrno[J];
+    // A chunk's kernels note their math calls' last error in the last partial
+    // (LoopArgs::MathErrors); a host chunk leaves it 0. Where a host resumed a chunk a device
+    // began, the host ran the later iterations, so its errno goes first.
+    if (Args->MathErrors && Args->NumReductions) {
+      uint64_t Last;
+      std::memcpy(&Last, &Partials[J * Stride + Args->NumReductions - 1], sizeof Last);
+      if (Last != 0)
+        return (Last & 3) == 1 ? EDOM : ERANGE;
+    }
+  }
   return 0;
 }
 

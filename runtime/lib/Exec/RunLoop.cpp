@@ -490,8 +490,6 @@ RunStatus runLoop(const LoopInfo &Info, const LoopArgs &Args) {
   return St;
 }
 
-void mathDomainError() { errno = EDOM; }
-
 void noteAsWritten(const LoopInfo &Info) {
   // Called by generated code between the user's statements: the log line leaves errno alone
   // (design rule 8), as runLoop does.

@@ -3055,7 +3055,7 @@ class Program:
             # And a GPU run built with -fno-math-errno leaves out the programs that read errno
             # after a math function's domain error: they rely on what the flag says they do
             # not. Built with math errno (DIFFTEST_MATH_ERRNO), they stay: the kernels report
-            # the domain errors of sqrt, sin, cos, tan, asin, acos and fmod.
+            # the errors of sqrt, sin, cos, tan, asin, acos, fmod, log, exp, pow and others.
             kinds = [k for k in kinds if not k.startswith(('fenv', 'round')) and
                      (MATH_ERRNO or k not in ('errno', 'errno-domain'))]
         kind = r.choice(kinds)
@@ -3095,30 +3095,54 @@ class Program:
         elif kind == 'tls-helper':
             stmts = ['%s = %s(%s);' % (X.at(i), self.helper('tlsstat', T), fix_store(y, T).t)]
         elif kind == 'errno-domain':
-            # Functions whose only errno is EDOM, out of their domain in some iterations (or
-            # none): sqrt of a negative, acos beyond 1, fmod by 0, cos of an infinity.
-            fn = r.choice(['sqrt', 'acos', 'fmod', 'cos', 'sqrtf'])
+            # Functions whose errno a kernel can tell, out of their domain or range in some
+            # iterations (or none): sqrt of a negative, acos beyond 1, fmod by 0, cos of an
+            # infinity (EDOM); log and log1p at their poles (ERANGE) and below (EDOM); exp and
+            # expf beyond their edges, pow's overflow (ERANGE) and a negative base to a
+            # fraction (EDOM); and both kinds in one iteration, in sequenced statements.
+            fn = r.choice(['sqrt', 'acos', 'fmod', 'cos', 'sqrtf', 'log', 'log1p', 'exp', 'expf',
+                           'pow', 'mixed'])
             k = r.randint(0, 6)
             bad = '(%s %% 7 == %d)' % (i, k) if r.random() < 0.7 else '(%s < 0)' % i
+            bad2 = '(%s %% 5 == %d)' % (i, r.randint(0, 4))
+            small = '1.0 / (std::fabs(%s) + 1.0)' % yd
             arg = {'sqrt': '%s ? -1.0 - std::fabs(%s) : std::fabs(%s)' % (bad, yd, yd),
                    'sqrtf': '%s ? -1.0f : (float)std::fabs(%s)' % (bad, yd),
-                   'acos': '%s ? 2.0 : 1.0 / (std::fabs(%s) + 1.0)' % (bad, yd),
+                   'acos': '%s ? 2.0 : %s' % (bad, small),
                    'fmod': '%s + 1.0, %s ? 0.0 : 3.0' % (yd, bad),
-                   'cos': '%s ? %s : %s' % (bad, self.p + 'huge', yd)}[fn]
+                   'cos': '%s ? %s : %s' % (bad, self.p + 'huge', yd),
+                   'log': '%s ? 0.0 : %s ? -1.0 : std::fabs(%s) + 0.5' % (bad, bad2, yd),
+                   'log1p': '%s ? -1.0 : %s ? -2.0 : std::fabs(%s)' % (bad, bad2, yd),
+                   'exp': '%s ? 800.0 : %s ? -800.0 : %s' % (bad, bad2, small),
+                   'expf': '%s ? 100.0f : (float)(%s)' % (bad, small),
+                   'pow': '%s ? -2.0 : 1.0 + %s, %s ? 0.5 : %s ? 1e6 : 2.0' % (
+                       bad, small, bad, bad2),
+                   'mixed': ''}[fn]
             rr = self.fresh('r')
-            call = 'std::%s(%s)' % (fn, arg) if fn != 'sqrtf' else 'sqrtf(%s)' % arg
-            if r.random() < 0.4:
+            call = 'std::%s(%s)' % (fn, arg) if fn not in ('sqrtf', 'expf') else \
+                '%s(%s)' % (fn, arg)
+            pre_stmts = []
+            if fn == 'mixed':
+                r1, r2 = self.fresh('r'), self.fresh('r')
+                first = ['const double %s = std::log(%s ? -1.0 : std::fabs(%s) + 1.0);' % (
+                    r1, bad, yd),
+                         'const double %s = std::exp(%s ? 800.0 : %s);' % (r2, bad2, small)]
+                pre_stmts = first if r.random() < 0.5 else first[::-1]
+                call = '%s + %s' % (r1, r2)
+            elif r.random() < 0.4:
                 # Through a helper, which takes the kernel's flag as a parameter.
                 h = self.p + self.fresh('dh')
-                ps = '(double u, double v)' if fn == 'fmod' else '(double u)'
-                inner = {'fmod': 'std::fmod(u, v)', 'sqrtf': 'sqrtf((float)u)'}.get(
+                ps = '(double u, double v)' if fn in ('fmod', 'pow') else '(double u)'
+                inner = {'fmod': 'std::fmod(u, v)', 'pow': 'std::pow(u, v)',
+                         'sqrtf': 'sqrtf((float)u)', 'expf': 'expf((float)u)'}.get(
                     fn, 'std::%s(u)' % fn)
                 self.decls.append('static double %s%s { return %s; }' % (h, ps, inner))
                 call = '%s(%s)' % (h, arg)
-            stmts = ['const double %s = %s;' % (rr, call),
-                     from_double('(std::isfinite(%s) ? %s : -1.0) * 8.0 + %s' % (rr, rr, i),
-                                 8 * 91 + self.n + 8)]
-            pre = ['  errno = %s;' % r.choice(['0', '0', 'ERANGE'])]
+            stmts = pre_stmts + [
+                'const double %s = %s;' % (rr, call),
+                from_double('(std::isfinite(%s) ? %s : -1.0) * 8.0 + %s' % (rr, rr, i),
+                            8 * 91 + self.n + 8)]
+            pre = ['  errno = %s;' % r.choice(['0', '0', 'ERANGE', 'EDOM'])]
             if fn == 'cos' and self.p + 'huge' not in self.decls_names:
                 self.decls.append('static const double %shuge = HUGE_VAL;' % self.p)
                 self.decls_names.add(self.p + 'huge')

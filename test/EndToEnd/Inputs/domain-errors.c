@@ -1,5 +1,5 @@
-/* Domain errors of math calls on GPUs in a C translation unit (domain-errors.test): the C
- * host code reads the kernel's flag and sets errno through the runtime's C interface. */
+/* Errors of math calls on GPUs in a C translation unit (domain-errors.test): the C host code
+ * names the kernel's last error to the runtime's C interface, which sets errno. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +31,11 @@ int main(int argc, char **argv) {
   for (int j = 0; j < n; j++)
     b[j] = fmod(a[j], (double)(j % 4));
   printf("fmod by zero: errno %d\n", errno);
+  errno = 0;
+  [[cluster::gpu_parallel]]
+  for (int j = 0; j < n; j++)
+    b[j] = log(j == n / 5 ? -1.0 : j == n / 3 ? 0.0 : a[j] + 2) + exp(a[j]);
+  printf("log, domain then pole: errno %d\n", errno);
   free(a);
   free(b);
   return 0;

@@ -1,6 +1,7 @@
 // Domain errors of math calls on GPUs, where math errno is kept (clang's default): the kernel
 // checks the arguments of sqrt, sin, cos, tan, asin, acos and fmod as the C library does and
-// hands the host a flag, which becomes errno EDOM after the call (domain-errors.test).
+// hands the runtime its last error, which becomes errno after the call (domain-errors.test;
+// range errors and both kinds together: math-errno.cpp).
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
