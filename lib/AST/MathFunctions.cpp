@@ -43,6 +43,11 @@ constexpr MathFunction Table[] = {
     // form (it runs on CPU devices).
     {"clamp", false, false}, {"__builtin_fabs", false, false}, {"__builtin_sqrt", false, true},
     {"__builtin_expect", false, false},
+    // The constants behind INFINITY, HUGE_VAL, HUGE_VALF and NAN (and numeric_limits'
+    // infinity()): a kernel has them as functions of its own (constantBuiltinDevice).
+    {"__builtin_inf", false, false}, {"__builtin_inff", false, false},
+    {"__builtin_huge_val", false, false}, {"__builtin_huge_valf", false, false},
+    {"__builtin_nan", false, false}, {"__builtin_nanf", false, false},
 };
 // clang-format on
 
@@ -69,6 +74,17 @@ bool clustrix::isDeviceMathFunction(llvm::StringRef Name) {
 bool clustrix::mathFunctionSetsErrno(llvm::StringRef Name) {
   const MathFunction *F = lookup(Name);
   return F && F->SetsErrno;
+}
+
+llvm::StringRef clustrix::constantBuiltinDevice(llvm::StringRef Name) {
+  // The bits glibc's and clang's give: infinities, and the quiet NaN of an empty payload.
+  return llvm::StringSwitch<llvm::StringRef>(Name)
+      .Cases("__builtin_inf", "__builtin_huge_val",
+             "__longlong_as_double(0x7ff0000000000000ll)")
+      .Cases("__builtin_inff", "__builtin_huge_valf", "__int_as_float(0x7f800000)")
+      .Case("__builtin_nan", "__longlong_as_double(0x7ff8000000000000ll)")
+      .Case("__builtin_nanf", "__int_as_float(0x7fc00000)")
+      .Default("");
 }
 
 MathErrorConditions clustrix::mathErrorConditions(llvm::StringRef Name) {

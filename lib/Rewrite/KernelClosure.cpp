@@ -128,7 +128,7 @@ public:
     Macros.push_back((SM.isWrittenInBuiltinFile(MI->getDefinitionLoc())
                           ? "#undef " + Name.str() + "\n"
                           : std::string()) +
-                     "#define " + Text);
+                     "#define " + respellConstantBuiltins(Text));
     for (const Token &T : MI->tokens())
       if (const IdentifierInfo *TI = T.getIdentifierInfo(); TI && TI != II)
         if (!noteMacro(TI->getName(), Use))
@@ -740,6 +740,39 @@ public:
     return ok();
   }
 
+  /// The kernel's own function for constant builtin Name (constantBuiltinDevice), defined
+  /// once: its name, `__clx_` and the builtin's after `__builtin_`.
+  std::string noteConstantBuiltin(StringRef Name) {
+    std::string Own = ("__clx_" + Name.drop_front(strlen("__builtin_"))).str();
+    bool Float = Name.ends_with("f");
+    std::string Def = std::string("__device__ inline ") + (Float ? "float " : "double ") + Own +
+                      (Name.starts_with("__builtin_nan") ? "(const char *)" : "()") +
+                      " { return " + constantBuiltinDevice(Name).str() + "; }";
+    if (std::find(ConstantHelpers.begin(), ConstantHelpers.end(), Def) == ConstantHelpers.end())
+      ConstantHelpers.push_back(Def);
+    return Own;
+  }
+
+  /// Text with each constant builtin it names (an identifier) respelled as the kernel's own
+  /// function (noteConstantBuiltin).
+  std::string respellConstantBuiltins(std::string Text) {
+    auto IsIdent = [](char C) { return isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+    for (size_t Pos = Text.find("__builtin_"); Pos != std::string::npos;
+         Pos = Text.find("__builtin_", Pos + 1)) {
+      if (Pos > 0 && IsIdent(Text[Pos - 1]))
+        continue;
+      size_t End = Pos;
+      while (End < Text.size() && IsIdent(Text[End]))
+        ++End;
+      StringRef Name = StringRef(Text).slice(Pos, End);
+      if (constantBuiltinDevice(Name).empty())
+        continue;
+      std::string Own = noteConstantBuiltin(Name);
+      Text.replace(Pos, End - Pos, Own);
+    }
+    return Text;
+  }
+
   /// The name function Def is carried under: empty for one at file scope, a name of its own
   /// for one in a namespace (the namespaces' lengths and names, then its own: `a::b::f` ->
   /// `__clx_N1a1b_f`, an anonymous namespace as `0`). False where Def is declared elsewhere.
@@ -904,6 +937,24 @@ public:
             RW.RemoveText(CharSourceRange::getCharRange(
                 DR->getQualifierLoc().getBeginLoc(), DR->getNameInfo().getBeginLoc()));
         }
+      return ok();
+    }
+    // A builtin that stands for a constant (behind INFINITY, HUGE_VAL, NAN) is a function of
+    // the kernel's own, which the device compiler lacks: `__builtin_inff()` -> `__clx_inff()`,
+    // in the loop's text here and in a carried macro's definition (noteMacro).
+    if (FD->getBuiltinID() && !constantBuiltinDevice(Name).empty()) {
+      if (StringRef(Name).starts_with("__builtin_nan")) {
+        const auto *SL = CE->getNumArgs() == 1
+                             ? dyn_cast<StringLiteral>(CE->getArg(0)->IgnoreParenImpCasts())
+                             : nullptr;
+        if (!SL || !SL->getBytes().empty())
+          return fail("the loop calls '" + Name +
+                      "' with a payload other than \"\", which the kernel does not carry");
+      }
+      std::string Own = noteConstantBuiltin(Name);
+      const auto *DR = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts());
+      if (DR && !DR->getNameInfo().getBeginLoc().isMacroID())
+        RW.ReplaceText(DR->getNameInfo().getSourceRange(), Own);
       return ok();
     }
     // A compiler builtin of a math function that never sets errno is the device library's
@@ -1308,6 +1359,8 @@ public:
   std::set<SourceLocation::UIntTy> Spelled; ///< Callee names already spelled so.
   /// The `__clx_merr_F_d` (`_f`) functions the math calls need (mathErrorCall).
   std::vector<std::string> MathErrorHelpers;
+  /// The kernel's own functions for constant builtins (noteConstantBuiltin).
+  std::vector<std::string> ConstantHelpers;
   std::vector<const Decl *> Types; ///< TagDecls and TypedefNameDecls, dependencies first
   std::set<const TagDecl *> AnonRecords; ///< Records emitted within their typedef
   std::vector<const VarDecl *> Lambdas;         ///< Lambdas of the function, defined again
@@ -1529,6 +1582,7 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   for (const std::string &F : B.StdMath)
     Out.StdUsings.push_back("namespace std { using ::" + F + "; }");
   Out.MathErrorHelpers = B.MathErrorHelpers;
+  Out.ConstantHelpers = B.ConstantHelpers;
   if (!B.ok()) // a text that could not be read, or a macro it cannot carry
     Out.Reason = B.Reason;
   return Out;

@@ -166,6 +166,8 @@ void KernelWriter::emitPrelude() {
 void KernelWriter::emitClosure() {
   for (const std::string &U : Cl.StdUsings)
     OS << U << "\n";
+  for (const std::string &D : Cl.ConstantHelpers)
+    OS << D << "\n";
   for (const std::string &D : Cl.MathErrorHelpers)
     OS << D << "\n";
   for (const std::string &M : Cl.Macros)

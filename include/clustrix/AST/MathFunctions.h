@@ -22,6 +22,12 @@ bool isDeviceMathFunction(llvm::StringRef Name);
 /// Whether the C library's Name may set errno (where math errno is kept); a GPU's never does.
 bool mathFunctionSetsErrno(llvm::StringRef Name);
 
+/// For a compiler builtin that stands for a constant (`__builtin_inff`, behind INFINITY;
+/// `__builtin_huge_val`, `__builtin_nan` with an empty payload), the constant as CUDA device
+/// code (`__int_as_float(0x7f800000)`), which the device compiler has no builtin for; empty
+/// for every other name.
+llvm::StringRef constantBuiltinDevice(llvm::StringRef Name);
+
 /// When the C library's Name sets errno, as C++ conditions over the call's arguments
 /// (`__clx_x`, and `__clx_y` for the second) and its result (`__clx_r`): Domain where it sets
 /// EDOM, Range where it sets ERANGE (a pole, an overflow, an underflow to zero).

@@ -42,6 +42,9 @@ struct KernelClosure {
   /// (`__clx_mlast`), and hands it to the runtime as one more partial, after the loop's
   /// reductions.
   std::vector<std::string> MathErrorHelpers;
+  /// `__clx_inff()` and the like: the constants behind INFINITY, HUGE_VAL and NAN, which the
+  /// device compiler has no builtins for.
+  std::vector<std::string> ConstantHelpers;
   std::vector<std::string> Forwards;     ///< `struct X;` for each named record used.
   std::vector<std::string> EarlyTypes;   ///< Enums and typedefs that need no record's definition.
   std::vector<std::string> Types;        ///< The records (and typedefs holding one), in order;

@@ -44,6 +44,35 @@ TEST(MathFunctionsTest, WhichMaySetErrno) {
     EXPECT_FALSE(mathFunctionSetsErrno(N)) << N;
 }
 
+/// The constant builtins' device forms hold the host's bits: the hexadecimal number in each
+/// text is the builtin's value on this machine.
+TEST(MathFunctionsTest, ConstantBuiltinsHaveTheHostsBits) {
+  auto Bits = [](llvm::StringRef Text) {
+    size_t At = Text.find("0x");
+    return std::strtoull(Text.substr(At).str().c_str(), nullptr, 16);
+  };
+  auto Double = [](double D) {
+    uint64_t U;
+    std::memcpy(&U, &D, sizeof U);
+    return U;
+  };
+  auto Float = [](float F) {
+    uint32_t U;
+    std::memcpy(&U, &F, sizeof U);
+    return uint64_t(U);
+  };
+  EXPECT_EQ(Bits(constantBuiltinDevice("__builtin_inf")), Double(__builtin_inf()));
+  EXPECT_EQ(Bits(constantBuiltinDevice("__builtin_huge_val")), Double(__builtin_huge_val()));
+  EXPECT_EQ(Bits(constantBuiltinDevice("__builtin_nan")), Double(__builtin_nan("")));
+  EXPECT_EQ(Bits(constantBuiltinDevice("__builtin_inff")), Float(__builtin_inff()));
+  EXPECT_EQ(Bits(constantBuiltinDevice("__builtin_huge_valf")), Float(__builtin_huge_valf()));
+  EXPECT_EQ(Bits(constantBuiltinDevice("__builtin_nanf")), Float(__builtin_nanf("")));
+  for (const char *N : {"__builtin_inf", "__builtin_inff", "__builtin_nan", "__builtin_huge_val"})
+    EXPECT_TRUE(isMathFunction(N) && !mathFunctionSetsErrno(N)) << N;
+  for (const char *N : {"__builtin_fabs", "__builtin_nans", "inf", "nan", ""})
+    EXPECT_TRUE(constantBuiltinDevice(N).empty()) << N;
+}
+
 TEST(MathFunctionsTest, ErrorConditionsOnlyWhereAKernelCanTellErrno) {
   // powf sets ERANGE for some results at the smallest subnormal and not for others, by its
   // intermediate's size; the others' errno is left to -fno-math-errno.
