@@ -8,7 +8,9 @@ lifted, and compares the outputs program by program. Counts:
 
   mismatch          a program whose output differs from the serial output (on any device count)
   crash             the compiler or the program died (signal, non-zero exit, time limit)
-  compile failure   clustrix++ rejected a program that plain clang++ compiles
+  compile failure   clustrix++ rejected a program that plain clang++ compiles, or (--nvrtc)
+                    the real NVRTC rejected a kernel of its batch: on a GPU its chunks would
+                    fail and re-run on CPU workers, which no emulated run shows
 
 Every failing program is written to the --keep folder as a single-program reproducer, reduced
 to the one annotated loop that fails on its own when there is one. The last line printed is
@@ -59,6 +61,7 @@ class Config:
         keeps_errno = not any(f in self.opt.split() for f in ('-fno-math-errno', '-ffast-math'))
         os.environ['DIFFTEST_MATH_ERRNO'] = '1' if keeps_errno else '0'
         self.openmp = args.openmp
+        self.nvrtc = args.nvrtc
         self.reduce = not args.no_reduce
         # Checks the generator: the serial build traps on undefined behaviour or a bad access.
         self.sanitize = ['-fsanitize=address,undefined', '-fno-sanitize-recover=all'] \
@@ -165,6 +168,42 @@ def clustrix_cmd(cfg, src, exe, report):
     door = ['--clustrix-openmp=on'] if cfg.openmp else []
     return [cfg.clustrix] + cfg.opt.split() + ['--clustrix-remarks=off',
                                               '--clustrix-report=' + report] + door + [src, '-o', exe]
+
+
+def nvrtc_failure(cfg, folder, src, first):
+    """A compile Failure when the real NVRTC (cfg.nvrtc, a library path) rejects a kernel that
+    clustrix-rewrite writes for the batch, else None."""
+    import ctypes
+    rewrite = os.path.join(os.path.dirname(cfg.clustrix), 'clustrix-rewrite')
+    kdir = os.path.join(folder, 'kernels')
+    shutil.rmtree(kdir, ignore_errors=True)
+    st, _, err = run([rewrite, '--remarks=off', '--refusals=ignore', src, '-o',
+                      os.path.join(folder, 'rewritten.cpp'), '--kernels-dir=' + kdir, '--',
+                      '-std=c++17'] + cfg.opt.split() + ['-Wno-unknown-attributes'], 600)
+    if st != 0:
+        return Failure('compile', first, 'clustrix-rewrite failed where clustrix++ did not:\n'
+                       + err[-3000:])
+    lib = ctypes.CDLL(cfg.nvrtc)
+    opts = [b'--gpu-architecture=sm_90', b'-std=c++17']
+    for name in sorted(os.listdir(kdir)) if os.path.isdir(kdir) else []:
+        if not name.endswith('.cu'):
+            continue
+        text = open(os.path.join(kdir, name), 'rb').read()
+        prog = ctypes.c_void_p()
+        if lib.nvrtcCreateProgram(ctypes.byref(prog), text, name.encode(), 0, None, None):
+            return Failure('compile', first, '%s: nvrtcCreateProgram failed' % name)
+        rc = lib.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts))
+        size = ctypes.c_size_t()
+        lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
+        log = ctypes.create_string_buffer(size.value)
+        lib.nvrtcGetProgramLog(prog, log)
+        lib.nvrtcDestroyProgram(ctypes.byref(prog))
+        if rc != 0:
+            f = Failure('compile', first, 'NVRTC rejected kernel %s:\n%s' % (
+                name, log.value.decode(errors='replace')[-3000:]))
+            f.path = save_batch(cfg, folder, first)  # the kernels with it
+            return f
+    return None
 
 
 def compile_status(st, err):
@@ -333,6 +372,10 @@ def test_batch(cfg, work, first, count):
             res.failures[-1].path = save_batch(cfg, folder, first)
             return res
     accepted = count_decisions(res, programs, report)
+    if cfg.nvrtc:
+        f = nvrtc_failure(cfg, folder, src, first)
+        if f:
+            res.failures.append(f)
 
     st, expected_text, err = run([serial], cfg.timeout)
     if st != 0:
@@ -560,6 +603,10 @@ def main():
                     help='run on {n} emulated GPUs (CLUSTRIX_EMU_GPUS; the caller points '
                          'CLUSTRIX_CUDA_LIBRARY and CLUSTRIX_NVRTC_LIBRARY at the emulator), '
                          'with --devices cuda or cuda,cpu:2')
+    ap.add_argument('--nvrtc', metavar='LIBRARY',
+                    help='also compile every kernel of each batch with this real NVRTC library '
+                         '(libnvrtc.so) for sm_90, and count a rejected kernel as a compile '
+                         'failure')
     ap.add_argument('--timeout', type=int, default=60, help='seconds per program run')
     ap.add_argument('--sanitize', action='store_true',
                     help='build the serial programs with ASan and UBSan (checks the generator)')
