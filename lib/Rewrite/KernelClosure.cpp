@@ -22,6 +22,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -264,9 +265,21 @@ public:
     const APValue *V = VD->evaluateValue();
     if (!V)
       return "";
+    std::string Lit = valueLiteral(*V, /*NonFinite=*/false);
+    if (Lit.empty())
+      return "";
+    QualType T = VD->getType().getUnqualifiedType();
+    return deviceDeclarator(T, VD->getNameAsString(), Ctx) + " = static_cast<" +
+           deviceDeclarator(T, "", Ctx) + ">(" + Lit + ")";
+  }
+
+  /// V, an integer or a floating value, as a literal of the kernel with the host's bits; empty
+  /// where it has none. Infinities and NaNs only where NonFinite (device intrinsics, which a
+  /// constant expression cannot hold).
+  static std::string valueLiteral(const APValue &V, bool NonFinite) {
     std::string Lit;
-    if (V->isInt()) {
-      const llvm::APSInt &I = V->getInt();
+    if (V.isInt()) {
+      const llvm::APSInt &I = V.getInt();
       if (I.isSigned() && I.getSignificantBits() > 64)
         return "";
       if (!I.isSigned() && I.getActiveBits() > 64)
@@ -277,22 +290,42 @@ public:
       else
         Lit = std::to_string(I.isSigned() ? uint64_t(I.getSExtValue()) : I.getZExtValue()) +
               (I.isSigned() ? "LL" : "ULL");
-    } else if (V->isFloat()) {
-      const llvm::APFloat &F = V->getFloat();
+    } else if (V.isFloat()) {
+      const llvm::APFloat &F = V.getFloat();
       const llvm::fltSemantics &S = F.getSemantics();
-      if (!F.isFinite() || !(&S == &llvm::APFloat::IEEEsingle() ||
-                             &S == &llvm::APFloat::IEEEdouble() ||
-                             &S == &llvm::APFloat::x87DoubleExtended()))
+      bool Single = &S == &llvm::APFloat::IEEEsingle(), Double = &S == &llvm::APFloat::IEEEdouble();
+      if (!F.isFinite() && NonFinite && (Single || Double)) {
+        llvm::APInt Bits = F.bitcastToAPInt();
+        return Single ? "__int_as_float(0x" + llvm::utohexstr(Bits.getZExtValue()) + ")"
+                      : "__longlong_as_double(0x" + llvm::utohexstr(Bits.getZExtValue()) + "ll)";
+      }
+      if (!F.isFinite() || !(Single || Double || &S == &llvm::APFloat::x87DoubleExtended()))
         return "";
       char Hex[64];
       unsigned N = F.convertToHexString(Hex, 0, false, llvm::APFloat::rmNearestTiesToEven);
       Lit = std::string(Hex, N) + (&S == &llvm::APFloat::x87DoubleExtended() ? "L" : "");
-    } else {
-      return "";
     }
-    QualType T = VD->getType().getUnqualifiedType();
-    return deviceDeclarator(T, VD->getNameAsString(), Ctx) + " = static_cast<" +
-           deviceDeclarator(T, "", Ctx) + ">(" + Lit + ")";
+    return Lit;
+  }
+
+  /// A call of a constexpr function of the standard library without arguments whose value is a
+  /// constant of an arithmetic type the device has (`std::numeric_limits<double>::max()`,
+  /// `infinity()`): that value, as the kernel's literal with the host's bits; none otherwise.
+  std::optional<std::string> standardConstant(const CallExpr *CE, const FunctionDecl *FD) {
+    const DeclContext *NS = FD->getEnclosingNamespaceContext();
+    QualType T = CE->getType().getCanonicalType().getUnqualifiedType();
+    if (!FD->isConstexpr() || CE->getNumArgs() != 0 || !NS || !NS->isStdNamespace() ||
+        CE->isValueDependent() || T->isEnumeralType() ||
+        !(T->isIntegerType() || T->isSpecificBuiltinType(BuiltinType::Float) ||
+          T->isSpecificBuiltinType(BuiltinType::Double)))
+      return std::nullopt;
+    Expr::EvalResult Res;
+    if (!CE->EvaluateAsRValue(Res, Ctx) || Res.HasSideEffects)
+      return std::nullopt;
+    std::string Lit = valueLiteral(Res.Val, /*NonFinite=*/true);
+    if (Lit.empty())
+      return std::nullopt;
+    return "static_cast<" + deviceDeclarator(T, "", Ctx) + ">(" + Lit + ")";
   }
 
   /// Whether E, a region's variable, is used other than through its elements where the host's
@@ -911,6 +944,15 @@ public:
     if (!FD)
       return fail("the loop calls through a pointer");
     std::string Name = FD->getIdentifier() ? FD->getName().str() : FD->getNameAsString();
+    if (std::optional<std::string> Value = standardConstant(CE, FD)) {
+      if (CE->getBeginLoc().isMacroID() || CE->getEndLoc().isMacroID())
+        return fail("the loop calls '" + FD->getQualifiedNameAsString() +
+                    "' inside a macro, where the kernel cannot write its value");
+      if (const auto *DR = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
+        CalleeRefs.insert(DR);
+      RW.ReplaceText(CharSourceRange::getTokenRange(CE->getSourceRange()), *Value);
+      return ok();
+    }
     const FunctionDecl *Def = nullptr;
     bool HasBody = FD->hasBody(Def) && Def;
     if (isDeviceMathFunction(Name) && (FD->isInStdNamespace() || !HasBody || FD->getBuiltinID())) {

@@ -1,6 +1,7 @@
 // The constants behind INFINITY, HUGE_VAL, HUGE_VALF and NAN (compiler builtins, which the
 // device compiler lacks) in loops on GPUs: the kernel has them as functions of its own, with the
-// host's bits (float-constants.test).
+// host's bits; and numeric_limits' constants, which the kernel writes as their values
+// (float-constants.test).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -31,13 +32,17 @@ int main(int argc, char **argv) {
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     f[i] = f[i] == 4 ? HUGE_VALF : -f[i];
-  // A user's macro over one, a direct call of the builtin, and numeric_limits (CPU workers).
+  // A user's macro over one, a direct call of the builtin, and numeric_limits.
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     a[i] = i % 97 == 3 ? BIG : i % 89 == 1 ? __builtin_inf() : a[i];
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
-    a[i] = a[i] == 8 ? std::numeric_limits<double>::infinity() : a[i];
+    a[i] = a[i] == 8 ? std::numeric_limits<double>::infinity()
+           : a[i] == 7 ? std::numeric_limits<double>::lowest()
+           : a[i] == 6 ? std::numeric_limits<float>::max() + std::numeric_limits<double>::epsilon()
+           : a[i] == 5 ? std::numeric_limits<double>::quiet_NaN()
+           : a[i] == 4 ? (double)std::numeric_limits<int>::min() : a[i];
 
   // A minimum whose every iteration starts from +infinity.
   double lo = 0;
