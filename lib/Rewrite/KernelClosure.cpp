@@ -126,10 +126,7 @@ public:
       return fail("the definition of macro '" + Name.str() + "' cannot be read");
     // A macro the compiler predefines (`__DBL_EPSILON__` behind DBL_EPSILON) may have another
     // value in the device compiler: the host's replaces it.
-    Macros.push_back((SM.isWrittenInBuiltinFile(MI->getDefinitionLoc())
-                          ? "#undef " + Name.str() + "\n"
-                          : std::string()) +
-                     "#define " + respellConstantBuiltins(Text));
+    Macros.push_back({Name.str(), Def, SM.isWrittenInBuiltinFile(MI->getDefinitionLoc())});
     for (const Token &T : MI->tokens())
       if (const IdentifierInfo *TI = T.getIdentifierInfo(); TI && TI != II)
         if (!noteMacro(TI->getName(), Use))
@@ -744,18 +741,23 @@ public:
     SourceLocation Begin = DR->getQualifierLoc() ? DR->getQualifierLoc().getBeginLoc()
                                                  : DR->getNameInfo().getBeginLoc();
     SourceLocation End = DR->getNameInfo().getEndLoc();
-    std::optional<Token> LParen =
-        End.isMacroID() ? std::nullopt : Lexer::findNextToken(End, SM, Ctx.getLangOpts());
-    if (Begin.isMacroID() || !LParen || !LParen->is(tok::l_paren) ||
-        LParen->getLocation().isMacroID())
-      return fail(Why + ", and the call is written in a macro, where the kernel cannot check "
-                        "its arguments");
     std::string Type = IsDouble ? "double" : "float";
     std::string Helper = "__clx_merr_" + Name + (IsDouble ? "_d" : "_f");
-    // Only the name and its parenthesis are rewritten, so that a call in an argument (its own
-    // name and parenthesis) is rewritten apart.
-    RW.ReplaceText(CharSourceRange::getTokenRange(Begin, LParen->getLocation()),
-                   Helper + "(__clx_merr, ");
+    std::string InMacro = Why + ", and the call is written in a macro, where the kernel cannot "
+                                "check its arguments";
+    if (Begin.isMacroID() || End.isMacroID()) {
+      // Written in a macro's definition: the carried definition is respelled.
+      if (!respellInMacro(DR, Helper))
+        return fail(InMacro);
+    } else {
+      std::optional<Token> LParen = Lexer::findNextToken(End, SM, Ctx.getLangOpts());
+      if (!LParen || !LParen->is(tok::l_paren) || LParen->getLocation().isMacroID())
+        return fail(InMacro);
+      // Only the name and its parenthesis are rewritten, so that a call in an argument (its
+      // own name and parenthesis) is rewritten apart.
+      RW.ReplaceText(CharSourceRange::getTokenRange(Begin, LParen->getLocation()),
+                     Helper + "(__clx_merr, ");
+    }
     if (InCallee)
       noteHidden("__clx_merr", "int &__clx_merr");
     std::string Def = "__device__ inline " + Type + " " + Helper + "(int &__clx_f, " + Type +
@@ -771,6 +773,50 @@ public:
         MathErrorHelpers.end())
       MathErrorHelpers.push_back(Def);
     return ok();
+  }
+
+  /// `#define NAME body` of each carried macro (`#undef NAME` first for a predefined one), its
+  /// math calls respelled (respellInMacro), then its constant builtins
+  /// (respellConstantBuiltins).
+  std::vector<std::string> macroLines() {
+    std::vector<std::string> Lines;
+    for (const CarriedMacro &M : Macros) {
+      std::string Text = Lexer::getSourceText(M.Def, SM, Ctx.getLangOpts()).str();
+      auto [File, Begin] = SM.getDecomposedLoc(M.Def.getBegin());
+      auto Lo = MacroRespells.lower_bound({File, Begin});
+      auto Hi = MacroRespells.lower_bound({File, Begin + unsigned(Text.size())});
+      for (auto It = std::make_reverse_iterator(Hi); It != std::make_reverse_iterator(Lo); ++It)
+        Text.replace(It->first.second - Begin, It->second.first, It->second.second);
+      Lines.push_back((M.Predefined ? "#undef " + M.Name + "\n" : std::string()) + "#define " +
+                      respellConstantBuiltins(Text));
+    }
+    return Lines;
+  }
+
+  /// A math call whose name and parenthesis are written in a macro's definition (PolyBench's
+  /// `#define sqrt_of_array_cell(x,j) sqrt(x[j])`): the carried definition calls Helper
+  /// instead (macroLines), as each of the macro's uses the kernel makes must; false where the
+  /// name is qualified, comes from a macro's argument, is not followed by its parenthesis in
+  /// the definition, or another use of the macro needs another helper.
+  bool respellInMacro(const DeclRefExpr *DR, const std::string &Helper) {
+    SourceLocation Name = DR->getNameInfo().getBeginLoc();
+    SourceLocation First = DR->getQualifierLoc() ? DR->getQualifierLoc().getBeginLoc() : Name;
+    if (!Name.isMacroID() || !First.isMacroID() || SM.isMacroArgExpansion(Name) ||
+        SM.isMacroArgExpansion(First))
+      return false;
+    SourceLocation Spelled = SM.getSpellingLoc(Name);
+    std::optional<Token> LParen = Lexer::findNextToken(Spelled, SM, Ctx.getLangOpts());
+    if (!LParen || !LParen->is(tok::l_paren))
+      return false;
+    // From the qualifier (`std::sqrt(`), written in the same definition just before the name.
+    auto [File, At] = SM.getDecomposedLoc(SM.getSpellingLoc(First));
+    auto [NameFile, NameAt] = SM.getDecomposedLoc(Spelled);
+    auto [ParenFile, Paren] = SM.getDecomposedLoc(LParen->getLocation());
+    if (NameFile != File || ParenFile != File || NameAt < At || Paren < NameAt ||
+        NameAt - At > 64)
+      return false;
+    auto [It, New] = MacroRespells.try_emplace({File, At}, Paren + 1 - At, Helper + "(__clx_merr, ");
+    return New || It->second.second == Helper + "(__clx_merr, ";
   }
 
   /// The kernel's own function for constant builtin Name (constantBuiltinDevice), defined
@@ -1365,7 +1411,17 @@ public:
   Rewriter RW;
   std::set<std::string> MacroNames;
   std::set<std::string> StdMath; ///< Math functions a macro calls as `std::f`
-  std::vector<std::string> Macros; ///< `#define NAME body` lines, in the order met
+  /// A macro the kernel carries: its name, its definition's text in the source, and whether the
+  /// compiler predefines it.
+  struct CarriedMacro {
+    std::string Name;
+    CharSourceRange Def;
+    bool Predefined;
+  };
+  std::vector<CarriedMacro> Macros; ///< In the order met; macroLines writes them.
+  /// Math calls written in macros' definitions (respellInMacro): per file and offset of the
+  /// call's name, the length of the text through its parenthesis and what replaces it.
+  std::map<std::pair<FileID, unsigned>, std::pair<unsigned, std::string>> MacroRespells;
   std::string Reason;
   std::map<std::string, size_t> RegionIndex;
   /// The variables the kernel names by identifier (parameters and constants), by identifier.
@@ -1620,7 +1676,7 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
     Out.Scalars.push_back(
         {S.Decl, S.HostExpr, uint64_t(Ctx.getTypeSizeInChars(S.Type).getQuantity())});
   Out.HostDecls = B.HostDecls;
-  Out.Macros = B.Macros; // after every text is taken: they find the macros
+  Out.Macros = B.macroLines(); // after every text is taken: they find the macros
   for (const std::string &F : B.StdMath)
     Out.StdUsings.push_back("namespace std { using ::" + F + "; }");
   Out.MathErrorHelpers = B.MathErrorHelpers;

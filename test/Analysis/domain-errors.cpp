@@ -8,6 +8,7 @@
 // REQUIRES: compiler
 #include <cmath>
 #define ROOT(x) std::sqrt(x)
+#define CALL(f) f
 static double norm(double x) { return std::sqrt(x * x + 1); }
 struct Point {
   double x, y;
@@ -38,11 +39,17 @@ void uses(int n, double *a, float *f, const Point *p) {
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     a[i] = p[i].length();
+  // A call written in a macro's definition: the kernel carries the definition respelled. One
+  // whose name comes from a macro's argument cannot be.
+  // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a; out: a
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    a[i] = ROOT(a[i]);
   // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a; out: a
   // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'sqrt', which sets errno on a domain or range error where math errno is kept (-fmath-errno, clang's default), and the call is written in a macro, where the kernel cannot check its arguments
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
-    a[i] = ROOT(a[i]);
+    a[i] = CALL(std::sqrt)(a[i]);
   // CHECK: {{.*}}domain-errors.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a, f; out: a
   // CHECK: {{.*}}domain-errors.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop calls 'fmod', which sets errno on a domain or range error where math errno is kept (-fmath-errno, clang's default), and this call's types are not the ones a GPU checks
   [[cluster::gpu_parallel]]

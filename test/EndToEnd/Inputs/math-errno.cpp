@@ -10,6 +10,12 @@
 
 static double safeLog(double x) { return std::log(x) * 0.5; }
 
+// Calls written in macros' definitions (PolyBench's sqrt_of_array_cell): the kernel carries
+// the definitions respelled, in the body and in a callee.
+#define LOG_OF_CELL(x, j) std::log(x[j])
+#define ROOT_PLUS(v) sqrt (v) + 1
+static double cellLog(const double *x, int j) { return LOG_OF_CELL(x, j); }
+
 static void collapsed(double *b, const double *a, int rows, int cols) {
   [[cluster::gpu_parallel(collapse(2))]]
   for (int r = 0; r < rows; r++)
@@ -120,6 +126,15 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     b[i] = safeLog(i == late ? 0.0 : a[i]);
   printf("callee: errno %d\n", errno);
+  for (int i = 0; i < n; i++)
+    b[i] = i == early ? -1.0 : i == late ? 0.0 : a[i];
+  errno = 0;
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    a[i] = LOG_OF_CELL(b, i) + cellLog(b, n - 1 - i) + ROOT_PLUS(b[i] + 1);
+  printf("macros: errno %d\n", errno);
+  for (int i = 0; i < n; i++)
+    a[i] = (i % 13) + 1.0;
   errno = 0;
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++) {
