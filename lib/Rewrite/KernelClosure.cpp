@@ -779,6 +779,13 @@ public:
   /// math calls respelled (respellInMacro), then its constant builtins
   /// (respellConstantBuiltins).
   std::vector<std::string> macroLines() {
+    // A respelled call's name must name that function at every use of its macro the kernel
+    // makes (not a function of the user's of the same name elsewhere).
+    for (const auto &[Where, Callee] : RespelledCallees)
+      for (const Decl *Other : MacroCallees[Where])
+        if (Other != Callee)
+          fail("a macro's definition calls '" + cast<NamedDecl>(Callee)->getNameAsString() +
+               "', which names two functions where the kernel expands it");
     std::vector<std::string> Lines;
     for (const CarriedMacro &M : Macros) {
       std::string Text = Lexer::getSourceText(M.Def, SM, Ctx.getLangOpts()).str();
@@ -793,11 +800,12 @@ public:
     return Lines;
   }
 
-  /// A math call whose name and parenthesis are written in a macro's definition (PolyBench's
-  /// `#define sqrt_of_array_cell(x,j) sqrt(x[j])`): the carried definition calls Helper
-  /// instead (macroLines), as each of the macro's uses the kernel makes must; false where the
-  /// name is qualified, comes from a macro's argument, is not followed by its parenthesis in
-  /// the definition, or another use of the macro needs another helper.
+  /// A math call whose name and parenthesis (and qualifier, if any) are written in a macro's
+  /// definition (PolyBench's `#define sqrt_of_array_cell(x,j) sqrt(x[j])`): the carried
+  /// definition calls Helper instead (macroLines), as each of the macro's uses the kernel makes
+  /// must; false where the name comes from a macro's argument, is not followed by its
+  /// parenthesis in the definition, or another use of the macro needs another helper. Where
+  /// another use calls another function by that name, macroLines fails the loop.
   bool respellInMacro(const DeclRefExpr *DR, const std::string &Helper) {
     SourceLocation Name = DR->getNameInfo().getBeginLoc();
     SourceLocation First = DR->getQualifierLoc() ? DR->getQualifierLoc().getBeginLoc() : Name;
@@ -816,7 +824,10 @@ public:
         NameAt - At > 64)
       return false;
     auto [It, New] = MacroRespells.try_emplace({File, At}, Paren + 1 - At, Helper + "(__clx_merr, ");
-    return New || It->second.second == Helper + "(__clx_merr, ";
+    if (!New && It->second.second != Helper + "(__clx_merr, ")
+      return false;
+    RespelledCallees[{NameFile, NameAt}] = DR->getDecl()->getCanonicalDecl();
+    return true;
   }
 
   /// The kernel's own function for constant builtin Name (constantBuiltinDevice), defined
@@ -990,6 +1001,11 @@ public:
     if (!FD)
       return fail("the loop calls through a pointer");
     std::string Name = FD->getIdentifier() ? FD->getName().str() : FD->getNameAsString();
+    if (const auto *DR = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts())) {
+      SourceLocation At = DR->getNameInfo().getBeginLoc();
+      if (At.isMacroID() && !SM.isMacroArgExpansion(At))
+        MacroCallees[SM.getDecomposedLoc(SM.getSpellingLoc(At))].insert(FD->getCanonicalDecl());
+    }
     if (std::optional<std::string> Value = standardConstant(CE, FD)) {
       if (CE->getBeginLoc().isMacroID() || CE->getEndLoc().isMacroID())
         return fail("the loop calls '" + FD->getQualifiedNameAsString() +
@@ -1422,6 +1438,10 @@ public:
   /// Math calls written in macros' definitions (respellInMacro): per file and offset of the
   /// call's name, the length of the text through its parenthesis and what replaces it.
   std::map<std::pair<FileID, unsigned>, std::pair<unsigned, std::string>> MacroRespells;
+  /// Per file and offset of a callee's name written in a macro's definition, the functions
+  /// the kernel's calls there name, and the one respelled there (respellInMacro).
+  std::map<std::pair<FileID, unsigned>, std::set<const Decl *>> MacroCallees;
+  std::map<std::pair<FileID, unsigned>, const Decl *> RespelledCallees;
   std::string Reason;
   std::map<std::string, size_t> RegionIndex;
   /// The variables the kernel names by identifier (parameters and constants), by identifier.
