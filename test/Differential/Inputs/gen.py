@@ -3129,6 +3129,12 @@ class Program:
                          'const double %s = std::exp(%s ? 800.0 : %s);' % (r2, bad2, small)]
                 pre_stmts = first if r.random() < 0.5 else first[::-1]
                 call = '%s + %s' % (r1, r2)
+            elif fn not in ('fmod', 'pow') and r.random() < 0.2:
+                # Written in a macro's definition, which the kernel carries respelled.
+                mc = self.p + self.fresh('mc').upper()
+                self.decls.append('#define %s(u) %s(u)' % (
+                    mc, fn if fn in ('sqrtf', 'expf') else r.choice(['std::', '']) + fn))
+                call = '%s(%s)' % (mc, arg)
             elif r.random() < 0.4:
                 # Through a helper, which takes the kernel's flag as a parameter.
                 h = self.p + self.fresh('dh')
