@@ -734,8 +734,16 @@ public:
     bool Two = Cond.Domain.contains("__clx_y") || Cond.Range.contains("__clx_y");
     bool Typed = DR && (IsDouble || T->isSpecificBuiltinType(BuiltinType::Float)) &&
                  FD->getNumParams() == CE->getNumArgs() && FD->getNumParams() == (Two ? 2u : 1u);
-    for (unsigned I = 0; Typed && I < FD->getNumParams(); ++I)
-      Typed = FD->getParamDecl(I)->getType().getCanonicalType().getUnqualifiedType() == T;
+    // The standard library's promoting overloads (`std::pow(double, int)`, `std::log(int)`)
+    // convert integer and floating arguments to double and call the double function: so does
+    // the double helper, whose parameters convert them.
+    bool Promoting = IsDouble && FD->getPrimaryTemplate() && FD->isInStdNamespace();
+    for (unsigned I = 0; Typed && I < FD->getNumParams(); ++I) {
+      QualType P = FD->getParamDecl(I)->getType().getCanonicalType().getUnqualifiedType();
+      Typed = P == T || (Promoting && (P->isIntegerType() ||
+                                       P->isSpecificBuiltinType(BuiltinType::Float) ||
+                                       P->isSpecificBuiltinType(BuiltinType::Double)));
+    }
     if (!Typed)
       return fail(Why + ", and this call's types are not the ones a GPU checks");
     SourceLocation Begin = DR->getQualifierLoc() ? DR->getQualifierLoc().getBeginLoc()

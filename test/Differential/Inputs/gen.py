@@ -3099,9 +3099,10 @@ class Program:
             # iterations (or none): sqrt of a negative, acos beyond 1, fmod by 0, cos of an
             # infinity (EDOM); log and log1p at their poles (ERANGE) and below (EDOM); exp and
             # expf beyond their edges, pow's overflow (ERANGE) and a negative base to a
-            # fraction (EDOM); and both kinds in one iteration, in sequenced statements.
+            # fraction (EDOM); both kinds in one iteration, in sequenced statements; and pow and
+            # log of integers (the standard library's promoting overloads).
             fn = r.choice(['sqrt', 'acos', 'fmod', 'cos', 'sqrtf', 'log', 'log1p', 'exp', 'expf',
-                           'pow', 'mixed'])
+                           'pow', 'mixed', 'powi', 'logi'])
             k = r.randint(0, 6)
             bad = '(%s %% 7 == %d)' % (i, k) if r.random() < 0.7 else '(%s < 0)' % i
             bad2 = '(%s %% 5 == %d)' % (i, r.randint(0, 4))
@@ -3117,10 +3118,13 @@ class Program:
                    'expf': '%s ? 100.0f : (float)(%s)' % (bad, small),
                    'pow': '%s ? -2.0 : 1.0 + %s, %s ? 0.5 : %s ? 1e6 : 2.0' % (
                        bad, small, bad, bad2),
-                   'mixed': ''}[fn]
+                   'mixed': '',
+                   # The standard library's promoting overloads: integer arguments.
+                   'powi': '1.0 + %s, %s ? 100000 : 2' % (small, bad2),
+                   'logi': '%s %% 7 - 3' % i}[fn]
             rr = self.fresh('r')
-            call = 'std::%s(%s)' % (fn, arg) if fn not in ('sqrtf', 'expf') else \
-                '%s(%s)' % (fn, arg)
+            call = 'std::%s(%s)' % (fn[:3] if fn in ('powi', 'logi') else fn, arg) \
+                if fn not in ('sqrtf', 'expf') else '%s(%s)' % (fn, arg)
             pre_stmts = []
             if fn == 'mixed':
                 r1, r2 = self.fresh('r'), self.fresh('r')
@@ -3129,6 +3133,8 @@ class Program:
                          'const double %s = std::exp(%s ? 800.0 : %s);' % (r2, bad2, small)]
                 pre_stmts = first if r.random() < 0.5 else first[::-1]
                 call = '%s + %s' % (r1, r2)
+            elif fn in ('powi', 'logi'):
+                pass
             elif fn not in ('fmod', 'pow') and r.random() < 0.2:
                 # Written in a macro's definition, which the kernel carries respelled.
                 mc = self.p + self.fresh('mc').upper()

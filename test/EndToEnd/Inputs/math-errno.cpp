@@ -101,6 +101,12 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     b[i] = std::pow(a[i], 0.5) + std::pow(-a[i], 2.0) + std::pow(0.0, 0.0);
   printf("pow, clean: errno %d\n", errno);
+  // The standard library's promoting overloads: integer arguments become doubles.
+  errno = 0;
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    b[i] = std::pow(a[i], 2) + std::log(i - early) + std::pow(2, i % 3 == 0 ? 1100 : 3);
+  printf("integer arguments: errno %d\n", errno);
 
   // exp's edges, exp2, expm1 and the float forms.
   errno = 0;
