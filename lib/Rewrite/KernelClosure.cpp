@@ -440,10 +440,14 @@ public:
     if (!FD)
       return fail("the loop calls a member function");
     std::string Name = FD->getNameAsString();
-    // `this->x` becomes the parameter `x`.
-    if (!ME->isImplicitAccess())
-      RW.RemoveText(CharSourceRange::getCharRange(ME->getBase()->getBeginLoc(),
-                                                  ME->getMemberLoc()));
+    // `this->x` becomes the parameter `x`. Written in a macro's argument, where the text
+    // cannot be rewritten (the Rewriter refuses), it would stay `this->x` in the kernel, which
+    // the device compiler rejects.
+    if (!ME->isImplicitAccess() &&
+        RW.RemoveText(CharSourceRange::getCharRange(ME->getBase()->getBeginLoc(),
+                                                    ME->getMemberLoc())))
+      return fail("'this->" + Name + "' is written in a macro, where the kernel cannot name "
+                  "it as its parameter");
     if (RegionIndex.count("this->" + Name)) {
       noteRegion("this->" + Name, FD->getType(), Name);
       return usedWhole(ME) ? failUsedWhole(Name) : ok();

@@ -24,3 +24,26 @@ void uses(int n, double *a, float *g) {
   for (int i = 0; i < n; i++)
     a[i] = LOGV(a[i]);
 }
+
+// A member written in a macro's argument (`SQ(this->x[i])`) cannot be renamed to the kernel's
+// parameter there: the kernel would say `this->x`, which the device compiler rejects (found by
+// the differential tester's --nvrtc check). No GPU form, with or without a math call.
+#define SQ(u) ((u) * (u))
+struct Grid {
+  double *x;
+  int n;
+  void square() {
+    // CHECK: {{.*}}math-errno-macros.cpp:[[@LINE+3]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: this->x; out: this->x
+    // CHECK: {{.*}}math-errno-macros.cpp:[[@LINE+2]]:5: note: no GPU form, the loop runs on CPU devices: 'this->x' is written in a macro, where the kernel cannot name it as its parameter
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; i++)
+      x[i] = SQ(this->x[i]);
+  }
+  void logs() {
+    // CHECK: {{.*}}math-errno-macros.cpp:[[@LINE+3]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: this->x; out: this->x
+    // CHECK: {{.*}}math-errno-macros.cpp:[[@LINE+2]]:5: note: no GPU form, the loop runs on CPU devices: 'this->x' is written in a macro, where the kernel cannot name it as its parameter
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; i++)
+      x[i] = LOGV(this->x[i]);
+  }
+};
