@@ -126,7 +126,8 @@ public:
       return fail("the definition of macro '" + Name.str() + "' cannot be read");
     // A macro the compiler predefines (`__DBL_EPSILON__` behind DBL_EPSILON) may have another
     // value in the device compiler: the host's replaces it.
-    Macros.push_back({Name.str(), Def, SM.isWrittenInBuiltinFile(MI->getDefinitionLoc())});
+    Macros.push_back({Name.str(), std::move(Text), SM.getDecomposedLoc(Def.getBegin()),
+                      SM.isWrittenInBuiltinFile(MI->getDefinitionLoc())});
     for (const Token &T : MI->tokens())
       if (const IdentifierInfo *TI = T.getIdentifierInfo(); TI && TI != II)
         if (!noteMacro(TI->getName(), Use))
@@ -800,8 +801,8 @@ public:
                "', which names two functions where the kernel expands it");
     std::vector<std::string> Lines;
     for (const CarriedMacro &M : Macros) {
-      std::string Text = Lexer::getSourceText(M.Def, SM, Ctx.getLangOpts()).str();
-      auto [File, Begin] = SM.getDecomposedLoc(M.Def.getBegin());
+      std::string Text = M.Text;
+      auto [File, Begin] = M.At;
       auto Lo = MacroRespells.lower_bound({File, Begin});
       auto Hi = MacroRespells.lower_bound({File, Begin + unsigned(Text.size())});
       for (auto It = std::make_reverse_iterator(Hi); It != std::make_reverse_iterator(Lo); ++It)
@@ -1439,11 +1440,12 @@ public:
   Rewriter RW;
   std::set<std::string> MacroNames;
   std::set<std::string> StdMath; ///< Math functions a macro calls as `std::f`
-  /// A macro the kernel carries: its name, its definition's text in the source, and whether the
-  /// compiler predefines it.
+  /// A macro the kernel carries: its name, its definition's text as written, where that text
+  /// begins (file and offset), and whether the compiler predefines it.
   struct CarriedMacro {
     std::string Name;
-    CharSourceRange Def;
+    std::string Text;
+    std::pair<FileID, unsigned> At;
     bool Predefined;
   };
   std::vector<CarriedMacro> Macros; ///< In the order met; macroLines writes them.

@@ -96,7 +96,7 @@ public:
     if (K.MathErrors)
       emitBlockCombine("unsigned long long", "__clx_mlast", R.Reductions.size(),
                        [](const std::string &A, const std::string &B) {
-                         return A + " < " + B + " ? " + B + " : " + A;
+                         return combine(ReduceOp::Max, A, B);
                        });
     OS << "}\n";
     return OS.str();

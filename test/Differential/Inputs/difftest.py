@@ -173,7 +173,9 @@ def clustrix_cmd(cfg, src, exe, report):
 def nvrtc_failure(cfg, folder, src, first):
     """A compile Failure when the real NVRTC (cfg.nvrtc, a library path) rejects a kernel that
     clustrix-rewrite writes for the batch, else None."""
-    import ctypes
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
+                                    'Rewrite', 'Inputs'))
+    from nvrtc_compile import first_rejection
     rewrite = os.path.join(os.path.dirname(cfg.clustrix), 'clustrix-rewrite')
     kdir = os.path.join(folder, 'kernels')
     shutil.rmtree(kdir, ignore_errors=True)
@@ -183,27 +185,12 @@ def nvrtc_failure(cfg, folder, src, first):
     if st != 0:
         return Failure('compile', first, 'clustrix-rewrite failed where clustrix++ did not:\n'
                        + err[-3000:])
-    lib = ctypes.CDLL(cfg.nvrtc)
-    opts = [b'--gpu-architecture=sm_90', b'-std=c++17']
-    for name in sorted(os.listdir(kdir)) if os.path.isdir(kdir) else []:
-        if not name.endswith('.cu'):
-            continue
-        text = open(os.path.join(kdir, name), 'rb').read()
-        prog = ctypes.c_void_p()
-        if lib.nvrtcCreateProgram(ctypes.byref(prog), text, name.encode(), 0, None, None):
-            return Failure('compile', first, '%s: nvrtcCreateProgram failed' % name)
-        rc = lib.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts))
-        size = ctypes.c_size_t()
-        lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
-        log = ctypes.create_string_buffer(size.value)
-        lib.nvrtcGetProgramLog(prog, log)
-        lib.nvrtcDestroyProgram(ctypes.byref(prog))
-        if rc != 0:
-            f = Failure('compile', first, 'NVRTC rejected kernel %s:\n%s' % (
-                name, log.value.decode(errors='replace')[-3000:]))
-            f.path = save_batch(cfg, folder, first)  # the kernels with it
-            return f
-    return None
+    _, bad = first_rejection(cfg.nvrtc, kdir)
+    if not bad:
+        return None
+    f = Failure('compile', first, 'NVRTC rejected kernel %s:\n%s' % (bad[0], bad[1][-3000:]))
+    f.path = save_batch(cfg, folder, first)  # the kernels with it
+    return f
 
 
 def compile_status(st, err):

@@ -1,19 +1,23 @@
 """Compiles every .cu file in a directory with NVRTC for sm_90; fails with the log on the first
-error. Usage: nvrtc_compile.py DIR. The library comes from $CLUSTRIX_NVRTC_LIBRARY (lit sets it)."""
+error. Usage: nvrtc_compile.py DIR. The library comes from $CLUSTRIX_NVRTC_LIBRARY (lit sets it).
+The differential tester's --nvrtc check calls first_rejection."""
 import ctypes
 import os
 import sys
 
 
-def main():
-    lib = ctypes.CDLL(os.environ.get("CLUSTRIX_NVRTC_LIBRARY", "libnvrtc.so"))
-    files = sorted(f for f in os.listdir(sys.argv[1]) if f.endswith(".cu"))
+def first_rejection(library, folder):
+    """(number of kernels, None) when NVRTC compiles every .cu file of folder, else
+    (number, (file name, NVRTC's log)) for the first it rejects."""
+    lib = ctypes.CDLL(library)
+    files = sorted(f for f in os.listdir(folder) if f.endswith(".cu")) \
+        if os.path.isdir(folder) else []
     opts = [b"--gpu-architecture=sm_90", b"-std=c++17"]
     for name in files:
-        src = open(os.path.join(sys.argv[1], name), "rb").read()
+        src = open(os.path.join(folder, name), "rb").read()
         prog = ctypes.c_void_p()
         if lib.nvrtcCreateProgram(ctypes.byref(prog), src, name.encode(), 0, None, None):
-            sys.exit("%s: nvrtcCreateProgram failed" % name)
+            return len(files), (name, "nvrtcCreateProgram failed")
         arr = (ctypes.c_char_p * len(opts))(*opts)
         rc = lib.nvrtcCompileProgram(prog, len(opts), arr)
         size = ctypes.c_size_t()
@@ -24,9 +28,19 @@ def main():
         lib.nvrtcGetCUBINSize(prog, ctypes.byref(cubin))
         lib.nvrtcDestroyProgram(ctypes.byref(prog))
         if rc != 0 or cubin.value == 0:
-            print(log.value.decode(errors="replace"))
-            sys.exit("%s: NVRTC failed (%d)" % (name, rc))
-    print("%d kernels compiled for sm_90" % len(files))
+            return len(files), (name, "%s\nNVRTC failed (%d)" % (
+                log.value.decode(errors="replace"), rc))
+    return len(files), None
 
 
-main()
+def main():
+    count, bad = first_rejection(os.environ.get("CLUSTRIX_NVRTC_LIBRARY", "libnvrtc.so"),
+                                 sys.argv[1])
+    if bad:
+        print(bad[1])
+        sys.exit("%s: NVRTC failed" % bad[0])
+    print("%d kernels compiled for sm_90" % count)
+
+
+if __name__ == "__main__":
+    main()
