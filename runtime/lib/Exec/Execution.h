@@ -73,7 +73,8 @@ public:
   /// caller had at reset(), with errno and the exception flags cleared, and leaves what its body
   /// set. What the serial loop would leave, up to the chunk that threw first: errno as the last
   /// chunk (in iteration order) that set it left it, or 0 when none did (bodies can only set
-  /// errno through library functions, which never set it to 0).
+  /// errno through library functions, which never set it to 0). A chunk that kernels ran
+  /// reports its math calls' last error in the last partial (LoopArgs::MathErrors).
   int lastErrno() const;
   /// On the calling thread (the caller's): its floating-point environment as at reset(), with
   /// the exception flags every chunk raised raised too.
