@@ -2,6 +2,7 @@
 #include "Device.h"
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -227,7 +228,12 @@ uint64_t Event::last() const {
 void Event::done(uint64_t N) {
   {
     std::lock_guard<std::mutex> G(M);
-    Done = std::max(Done, N);
+    if (N > Done) {
+      Done = N;
+      DoneNs = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count());
+    }
   }
   Reached.notify_all();
 }
@@ -235,6 +241,12 @@ void Event::done(uint64_t N) {
 void Event::waitFor(uint64_t N) {
   std::unique_lock<std::mutex> L(M);
   Reached.wait(L, [&] { return Done >= N; });
+}
+
+bool Event::reached(uint64_t &AtNs) const {
+  std::lock_guard<std::mutex> G(M);
+  AtNs = DoneNs;
+  return Recorded != 0 && Done >= Recorded;
 }
 
 //===----------------------------------------------------------------------===//
@@ -320,7 +332,7 @@ namespace {
 /// CLUSTRIX_EMU_STATS: at exit, one line per device with its launches and the bytes it moved,
 /// so that tests can assert on data movement, not only on results.
 /// The names of Device::DriverCalls, in order (Driver.cpp's DriverCall).
-const char *const DriverCallNames[] = {"cuDeviceGet", "cuDeviceGetName", "cuDeviceTotalMem", "cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease", "cuCtxSetCurrent", "cuMemGetInfo", "cuMemAlloc", "cuMemFree", "cuMemAllocHost", "cuMemFreeHost", "cuMemHostRegister", "cuMemHostUnregister", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyPeerAsync", "cuMemcpy3DAsync", "cuStreamCreate", "cuStreamDestroy", "cuStreamSynchronize", "cuModuleLoadData", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel", "cuPointerGetAttribute", "cuEventCreate", "cuEventDestroy", "cuEventRecord", "cuStreamWaitEvent"};
+const char *const DriverCallNames[] = {"cuDeviceGet", "cuDeviceGetName", "cuDeviceTotalMem", "cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease", "cuCtxSetCurrent", "cuMemGetInfo", "cuMemAlloc", "cuMemFree", "cuMemAllocHost", "cuMemFreeHost", "cuMemHostRegister", "cuMemHostUnregister", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyPeerAsync", "cuMemcpy3DAsync", "cuStreamCreate", "cuStreamDestroy", "cuStreamSynchronize", "cuModuleLoadData", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel", "cuPointerGetAttribute", "cuEventCreate", "cuEventDestroy", "cuEventRecord", "cuStreamWaitEvent", "cuEventSynchronize", "cuEventElapsedTime"};
 static_assert(sizeof(DriverCallNames) / sizeof(DriverCallNames[0]) == Device::NumDriverCalls,
               "one name per counted entry point");
 
@@ -453,8 +465,8 @@ bool Emulator::unregisterHost(void *P) {
   return Registered.erase(reinterpret_cast<uintptr_t>(P)) == 1;
 }
 
-std::shared_ptr<Event> Emulator::createEvent(Device &D) {
-  auto E = std::make_shared<Event>(D);
+std::shared_ptr<Event> Emulator::createEvent(Device &D, bool Timing) {
+  auto E = std::make_shared<Event>(D, Timing);
   std::lock_guard<std::mutex> G(EventsM);
   Events.emplace(E.get(), E);
   return E;

@@ -31,6 +31,7 @@ namespace cudaemu {
 
 using rt::cuda::CUresult;
 using rt::cuda::Memcpy3D;
+using rt::cuda::CU_EVENT_DISABLE_TIMING;
 
 /// Result codes of cuda.h the emulator returns (beyond those CudaDriver.h names).
 enum : int {
@@ -44,6 +45,7 @@ enum : int {
   CUDA_ERROR_INVALID_CONTEXT = 201,
   CUDA_ERROR_INVALID_HANDLE = 400,
   CUDA_ERROR_NOT_FOUND = 500,
+  CUDA_ERROR_NOT_READY = 600,
   CUDA_ERROR_ILLEGAL_ADDRESS = 700,
   CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
   CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
@@ -132,8 +134,10 @@ private:
 /// made last before that call, and for nothing recorded after it.
 class Event {
 public:
-  explicit Event(Device &D) : Dev(D) {}
+  Event(Device &D, bool Timing) : Dev(D), Timing(Timing) {}
   Device &device() const { return Dev; }
+  /// Whether it was created without CU_EVENT_DISABLE_TIMING (cuEventElapsedTime accepts it).
+  bool timing() const { return Timing; }
   /// Numbers a new record (its stream then reaches it: done).
   uint64_t record();
   /// The number of the last record, 0 when none was made.
@@ -142,12 +146,17 @@ public:
   void done(uint64_t N);
   /// Returns once record N was reached.
   void waitFor(uint64_t N);
+  /// Whether its last record was reached, and when (steady_clock nanoseconds): what
+  /// cuEventQuery and cuEventElapsedTime read. False when it was never recorded.
+  bool reached(uint64_t &AtNs) const;
 
 private:
   Device &Dev;
+  const bool Timing;
   mutable std::mutex M;
   std::condition_variable Reached;
   uint64_t Recorded = 0, Done = 0;
+  uint64_t DoneNs = 0; // when Done was last raised
 };
 
 /// A kernel function of a loaded module.
@@ -188,7 +197,7 @@ public:
   std::atomic<uint64_t> BytesToDevice{0}, BytesToHost{0}, BytesPeerIn{0}, BytesWithin{0};
   /// Driver entry points called on this device (Device.cpp's DriverCallNames, in order), for
   /// CLUSTRIX_EMU_STATS: what the runtime asks of the driver, per loop call, in tests.
-  static constexpr unsigned NumDriverCalls = 30;
+  static constexpr unsigned NumDriverCalls = 32;
   std::atomic<uint64_t> DriverCalls[NumDriverCalls] = {};
 
   std::string name() const { return "cuda" + std::to_string(Ordinal); }
@@ -236,7 +245,7 @@ public:
 
   /// Events of every device, by handle: a stream may wait for another device's event. An event
   /// lives on while operations queued for it have not run (a destroyed one included).
-  std::shared_ptr<Event> createEvent(Device &D);
+  std::shared_ptr<Event> createEvent(Device &D, bool Timing);
   std::shared_ptr<Event> findEvent(const void *Handle) const;
   bool destroyEvent(const void *Handle);
 

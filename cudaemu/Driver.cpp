@@ -65,6 +65,8 @@ enum class DriverCall : unsigned {
   EventDestroy,
   EventRecord,
   StreamWaitEvent,
+  EventSynchronize,
+  EventElapsedTime,
 };
 
 /// Counts a call of entry point C on device D (none: a call on no device is not counted).
@@ -593,7 +595,8 @@ EMU_API CUresult cuEventCreate(CUevent *E, unsigned Flags) {
     return R;
   if (!E || (Flags & ~0xFu))
     return CUDA_ERROR_INVALID_VALUE;
-  *E = reinterpret_cast<CUevent>(Emulator::get()->createEvent(*D).get());
+  *E = reinterpret_cast<CUevent>(
+      Emulator::get()->createEvent(*D, !(Flags & CU_EVENT_DISABLE_TIMING)).get());
   return CUDA_SUCCESS;
 }
 
@@ -647,6 +650,37 @@ EMU_API CUresult cuStreamWaitEvent(CUstream S, CUevent E, unsigned Flags) {
     return CUDA_ERROR_INVALID_VALUE;
   if (uint64_t N = Ev->last()) // another device's event too
     St->enqueue([Ev, N] { Ev->waitFor(N); });
+  return CUDA_SUCCESS;
+}
+
+// Neither needs a context current (as CUDA): an event knows its device.
+EMU_API CUresult cuEventSynchronize(CUevent E) {
+  if (!Emulator::get())
+    return CUDA_ERROR_NOT_INITIALIZED;
+  std::shared_ptr<Event> Ev = Emulator::get()->findEvent(E);
+  if (!Ev)
+    return CUDA_ERROR_INVALID_HANDLE;
+  count(DriverCall::EventSynchronize, &Ev->device());
+  Ev->waitFor(Ev->last());
+  return CUDA_SUCCESS;
+}
+
+/// Milliseconds between the moments both events' streams reached their last records, as
+/// CUDA: CUDA_ERROR_NOT_READY while either is still queued (or was never recorded), and
+/// CUDA_ERROR_INVALID_HANDLE for an event made with CU_EVENT_DISABLE_TIMING.
+EMU_API CUresult cuEventElapsedTime_v2(float *Ms, CUevent Start, CUevent End) {
+  if (!Emulator::get())
+    return CUDA_ERROR_NOT_INITIALIZED;
+  std::shared_ptr<Event> S = Emulator::get()->findEvent(Start), E = Emulator::get()->findEvent(End);
+  if (!Ms || !S || !E)
+    return !Ms ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_HANDLE;
+  count(DriverCall::EventElapsedTime, &E->device());
+  if (!S->timing() || !E->timing())
+    return CUDA_ERROR_INVALID_HANDLE;
+  uint64_t SNs = 0, ENs = 0;
+  if (!S->reached(SNs) || !E->reached(ENs))
+    return CUDA_ERROR_NOT_READY;
+  *Ms = float((double(ENs) - double(SNs)) / 1e6);
   return CUDA_SUCCESS;
 }
 

@@ -71,11 +71,12 @@ public:
   std::string name() const override { return "cuda" + std::to_string(Ordinal); }
   bool allocate(size_t Bytes, uint64_t &Ptr, std::string &Err) override;
   void free(uint64_t Ptr, size_t Bytes) override;
-  bool toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err) override;
+  bool toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err,
+                trace::Span *Traced) override;
   bool toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err) override;
   bool within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err) override;
   bool toDevice2D(uint64_t Dst, const void *Src, size_t Width, size_t Rows, size_t Pitch,
-                  std::string &Err) override;
+                  std::string &Err, trace::Span *Traced) override;
   bool toHost2D(void *Dst, uint64_t Src, size_t Width, size_t Rows, size_t Pitch,
                 std::string &Err) override;
   bool canPeer(const DeviceMemory &From) const override;
@@ -106,6 +107,12 @@ private:
   bool completeToHost(bool Queued, CUresult Code, std::string &Err);
   /// cuStreamSynchronize of stream 0, with its trace event.
   bool sync0(CUresult &Code, std::string &Err);
+  /// Under tracing (Traced set, the driver timing events), records a timing event on stream 0
+  /// before a copy is queued there; null otherwise, or when the driver refused.
+  CUevent timeStart(const trace::Span *Traced);
+  /// After the copy was queued (Queued): marks Traced "queued", and with Start, records the
+  /// end event and keeps both until the device has run the copy (DeviceState::Timed).
+  void timeQueued(trace::Span *Traced, CUevent Start, bool Queued);
   /// The table's pinned staging (CopyM held, context current): allocated at the first use;
   /// null when there is none (pinned_staging_bytes 0, or pinned memory refused).
   bool copyStaging();
@@ -214,6 +221,16 @@ struct DeviceState {
   };
   std::vector<Replay> Replays;
   size_t NextReplay = 0;
+  /// Under tracing, the copies queued on stream 0 whose time on the device is not recorded yet
+  /// (CudaMemory::timeQueued), oldest first; TimedM guards them (flushTimed runs at exit).
+  struct TimedCopy {
+    CUevent Start = nullptr, End = nullptr;
+    uint64_t QueuedNs = 0; // trace::nowNs() when the copy was queued
+    uint64_t Call = 0;     // the loop call it was queued for
+    trace::Args Args;      // its trace event's
+  };
+  std::mutex TimedM;
+  std::vector<TimedCopy> Timed;
 };
 
 /// Replays kept per device.
@@ -228,6 +245,45 @@ std::mutex StatesM;
 std::map<int, std::unique_ptr<DeviceState>> &states() {
   static auto *S = new std::map<int, std::unique_ptr<DeviceState>>();
   return *S;
+}
+
+/// Records the queued copies of S whose events the device has reached as "copy-device" events:
+/// placed where the copy was queued, as long as the device took. With Wait, waits for each.
+void settleTimed(DeviceState &S, int Ordinal, bool Wait) {
+  const DriverApi &Api = DriverApi::get();
+  std::lock_guard<std::mutex> G(S.TimedM);
+  size_t Done = 0;
+  for (; Done < S.Timed.size(); ++Done) {
+    DeviceState::TimedCopy &T = S.Timed[Done];
+    float Ms = 0;
+    CUresult Code = CUDA_SUCCESS;
+    if (Wait)
+      Code = Api.cuEventSynchronize(T.End);
+    if (Code == CUDA_SUCCESS)
+      Code = Api.cuEventElapsedTime(&Ms, T.Start, T.End);
+    if (Code == CUDA_ERROR_NOT_READY && !Wait)
+      break; // later ones follow it on the same stream
+    if (Code == CUDA_SUCCESS) {
+      trace::CallScope C(T.Call);
+      trace::complete(trace::deviceTrack("cuda" + std::to_string(Ordinal)), "copy H2D",
+                      "copy-device", T.QueuedNs,
+                      T.QueuedNs + uint64_t(std::max(0.0, double(Ms) * 1e6)), T.Args);
+    } // else the device failed: only the queueing is in the trace
+    Api.cuEventDestroy(T.Start);
+    Api.cuEventDestroy(T.End);
+  }
+  S.Timed.erase(S.Timed.begin(), S.Timed.begin() + Done);
+}
+
+/// trace::beforeFlush's hook: every device's queued copies, waited for.
+void flushTimed() {
+  const DriverApi &Api = DriverApi::get();
+  std::lock_guard<std::mutex> G(StatesM);
+  for (auto &[Ordinal, S] : states()) {
+    if (!S || S->Lost || Api.cuCtxSetCurrent(S->Ctx) != CUDA_SUCCESS)
+      continue;
+    settleTimed(*S, Ordinal, /*Wait=*/true);
+  }
 }
 
 DeviceState &stateOf(int Ordinal) {
@@ -432,10 +488,46 @@ bool CudaMemory::sync0(CUresult &Code, std::string &Err) {
   bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamSynchronize(S.Streams[0]));
   if (!Ok && Pending && !sticky(Code))
     S.HostReadsPending.store(true, std::memory_order_release);
+  if (Ok && trace::on())
+    settleTimed(S, Ordinal, /*Wait=*/false);
   return Ok;
 }
 
 void CudaMemory::readsHost() { S.HostReadsPending.store(true, std::memory_order_release); }
+
+CUevent CudaMemory::timeStart(const trace::Span *Traced) {
+  const DriverApi &Api = DriverApi::get();
+  if (!Traced || !Api.hasTimedEvents())
+    return nullptr;
+  settleTimed(S, Ordinal, /*Wait=*/false);
+  CUevent Start = nullptr;
+  if (Api.cuEventCreate(&Start, 0) != CUDA_SUCCESS)
+    return nullptr;
+  if (Api.cuEventRecord(Start, S.Streams[0]) != CUDA_SUCCESS) {
+    Api.cuEventDestroy(Start);
+    return nullptr;
+  }
+  return Start;
+}
+
+void CudaMemory::timeQueued(trace::Span *Traced, CUevent Start, bool Queued) {
+  const DriverApi &Api = DriverApi::get();
+  if (Traced && Queued)
+    Traced->args().add("queued", 1);
+  if (!Start)
+    return;
+  CUevent End = nullptr;
+  if (!Queued || Api.cuEventCreate(&End, 0) != CUDA_SUCCESS ||
+      Api.cuEventRecord(End, S.Streams[0]) != CUDA_SUCCESS) {
+    if (End)
+      Api.cuEventDestroy(End);
+    Api.cuEventDestroy(Start);
+    return;
+  }
+  trace::beforeFlush(flushTimed);
+  std::lock_guard<std::mutex> G(S.TimedM);
+  S.Timed.push_back({Start, End, trace::nowNs(), trace::currentCall(), Traced->args()});
+}
 
 bool CudaMemory::settleHostReads(std::string &Err) {
   if (!S.HostReadsPending.load(std::memory_order_acquire) || S.Lost)
@@ -548,7 +640,8 @@ bool CudaMemory::direct(bool ToDevice, char *Host, uint64_t Dev, size_t Bytes, b
   return Ok;
 }
 
-bool CudaMemory::toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err) {
+bool CudaMemory::toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err,
+                          trace::Span *Traced) {
   const DriverApi &Api = DriverApi::get();
   if (!current(Err))
     return false;
@@ -569,8 +662,11 @@ bool CudaMemory::toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::stri
         return staged(/*ToDevice=*/true, Host, Dst, Bytes, Err);
     }
   }
+  // Queued, not waited for: under tracing, timed on the device.
+  CUevent Start = timeStart(Traced);
   CUresult Code = CUDA_SUCCESS;
   bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyHtoDAsync(Dst, Src, Bytes, S.Streams[0]));
+  timeQueued(Traced, Start, Ok);
   if (Ok)
     readsHost();
   if (!Ok && sticky(Code))
@@ -651,11 +747,15 @@ Memcpy3D stridedCopy(bool ToDevice, uint64_t Dev, const void *Host, size_t Width
 }
 
 bool CudaMemory::toDevice2D(uint64_t Dst, const void *Src, size_t Width, size_t Rows,
-                            size_t Pitch, std::string &Err) {
+                            size_t Pitch, std::string &Err, trace::Span *Traced) {
   const DriverApi &Api = DriverApi::get();
   Memcpy3D M = stridedCopy(true, Dst, Src, Width, Rows, Pitch);
+  if (!current(Err))
+    return false;
+  CUevent Start = timeStart(Traced);
   CUresult Code = CUDA_SUCCESS;
-  bool Ok = current(Err) && CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpy3DAsync(&M, S.Streams[0]));
+  bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpy3DAsync(&M, S.Streams[0]));
+  timeQueued(Traced, Start, Ok);
   if (Ok)
     readsHost();
   if (!Ok && sticky(Code))

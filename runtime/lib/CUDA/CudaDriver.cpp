@@ -62,6 +62,15 @@ DriverApi DriverApi::load(const std::string &Path) {
       reinterpret_cast<decltype(Api.cuEventRecord)>(::dlsym(Lib, "cuEventRecord"));
   Api.cuStreamWaitEvent =
       reinterpret_cast<decltype(Api.cuStreamWaitEvent)>(::dlsym(Lib, "cuStreamWaitEvent"));
+  // Optional: copies timed on the device under tracing. CUDA 13's cuda.h calls the _v2 entry
+  // point (same signature); older drivers have only the first.
+  Api.cuEventSynchronize =
+      reinterpret_cast<decltype(Api.cuEventSynchronize)>(::dlsym(Lib, "cuEventSynchronize"));
+  Api.cuEventElapsedTime =
+      reinterpret_cast<decltype(Api.cuEventElapsedTime)>(::dlsym(Lib, "cuEventElapsedTime_v2"));
+  if (!Api.cuEventElapsedTime)
+    Api.cuEventElapsedTime =
+        reinterpret_cast<decltype(Api.cuEventElapsedTime)>(::dlsym(Lib, "cuEventElapsedTime"));
   // Optional: present from CUDA 12 on.
   Api.cuKernelGetFunction =
       reinterpret_cast<decltype(Api.cuKernelGetFunction)>(::dlsym(Lib, "cuKernelGetFunction"));

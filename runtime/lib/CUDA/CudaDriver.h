@@ -34,6 +34,7 @@ enum : int {
   CUDA_ERROR_DEINITIALIZED = 4,
   CUDA_ERROR_NO_DEVICE = 100,
   CUDA_ERROR_INVALID_DEVICE = 101,
+  CUDA_ERROR_NOT_READY = 600,
   CUDA_ERROR_LAUNCH_FAILED = 719,
 };
 
@@ -115,6 +116,11 @@ struct DriverApi {
   bool hasEvents() const {
     return cuEventCreate && cuEventDestroy && cuEventRecord && cuStreamWaitEvent;
   }
+  /// Optional (both or neither is used): under tracing, a copy that is only queued is timed on
+  /// the device (CudaMemory::timeQueued).
+  CUresult (*cuEventSynchronize)(CUevent) = nullptr;
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent) = nullptr;
+  bool hasTimedEvents() const { return hasEvents() && cuEventSynchronize && cuEventElapsedTime; }
   CUresult (*cuStreamCreate)(CUstream *, unsigned) = nullptr;
   CUresult (*cuStreamDestroy)(CUstream) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream) = nullptr;

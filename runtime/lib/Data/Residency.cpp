@@ -154,9 +154,11 @@ void copySpan(std::optional<trace::Span> &Sp, DeviceMemory &On, const char *Dir,
 } // namespace
 
 bool DeviceMemory::toDevice2D(uint64_t Dst, const void *Src, size_t Width, size_t Rows,
-                              size_t Pitch, std::string &Err) {
+                              size_t Pitch, std::string &Err, trace::Span *) {
+  // One trace event for all the rows: the rows' copies are not marked one by one.
   for (size_t R = 0; R < Rows; ++R)
-    if (!toDevice(Dst + R * Pitch, static_cast<const char *>(Src) + R * Pitch, Width, Err))
+    if (!toDevice(Dst + R * Pitch, static_cast<const char *>(Src) + R * Pitch, Width, Err,
+                  nullptr))
       return false;
   return true;
 }
@@ -282,7 +284,8 @@ bool Table::fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::s
     std::optional<trace::Span> Sp;
     if (trace::on())
       copySpan(Sp, D, "H2D", Y - X, "host", D.name(), namesIn(X, Y));
-    return D.toDevice(deviceAddress(P, X), reinterpret_cast<const void *>(X), Y - X, Err);
+    return D.toDevice(deviceAddress(P, X), reinterpret_cast<const void *>(X), Y - X, Err,
+                      Sp ? &*Sp : nullptr);
   };
   std::vector<std::pair<uintptr_t, uintptr_t>> NowOnHost;
   for (; It != StaleMap.end() && It->first < E; ++It) {
@@ -340,7 +343,7 @@ bool Table::fillStrided(DeviceMemory &D, PerDevice &P, uintptr_t B, size_t Width
       Sp->args().add("rows", static_cast<uint64_t>(Rows));
     }
     if (!D.toDevice2D(deviceAddress(P, B), reinterpret_cast<const void *>(B), Width, Rows, Pitch,
-                      Err))
+                      Err, Sp ? &*Sp : nullptr))
       return false;
   }
   for (size_t R = 0; R < Rows; ++R)

@@ -33,6 +33,9 @@
 
 namespace clustrix {
 namespace rt {
+namespace trace {
+class Span;
+} // namespace trace
 namespace data {
 
 /// One device's memory, as the table moves data: what a backend that keeps data implements.
@@ -45,7 +48,11 @@ public:
   virtual std::string name() const = 0;
   virtual bool allocate(size_t Bytes, uint64_t &Ptr, std::string &Err) = 0;
   virtual void free(uint64_t Ptr, size_t Bytes) = 0;
-  virtual bool toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err) = 0;
+  /// Traced is the copy's trace event (null when not tracing). A backend that only queues the
+  /// copy, so that the event spans its queueing, adds "queued" to its args and records the
+  /// copy's time on the device as an event of its own ("copy-device", docs/runtime.md#trace).
+  virtual bool toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err,
+                        trace::Span *Traced) = 0;
   /// Complete when it returns.
   virtual bool toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err) = 0;
   virtual bool within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err) = 0;
@@ -53,7 +60,7 @@ public:
   /// host's layout): the edge columns of a grid, say. The defaults copy row by row; a backend
   /// with strided copies overrides them with one copy.
   virtual bool toDevice2D(uint64_t Dst, const void *Src, size_t Width, size_t Rows, size_t Pitch,
-                          std::string &Err);
+                          std::string &Err, trace::Span *Traced);
   /// Complete when it returns.
   virtual bool toHost2D(void *Dst, uint64_t Src, size_t Width, size_t Rows, size_t Pitch,
                         std::string &Err);

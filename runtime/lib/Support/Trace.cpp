@@ -3,6 +3,7 @@
 
 #include "Support/Log.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -49,6 +50,8 @@ struct State {
   std::map<std::string, int> Devices; // lane name -> tid
   std::vector<std::pair<int, std::string>> Names; // tid -> track name, in creation order
   int HostThreads = 0;
+  std::vector<void (*)()> Hooks; // beforeFlush, in registration order
+  bool HooksRan = false;
 };
 
 State &state() {
@@ -88,6 +91,48 @@ void micros(std::string &Out, uint64_t Ns) {
   std::snprintf(Buf, sizeof(Buf), "%llu.%03llu", static_cast<unsigned long long>(Ns / 1000),
                 static_cast<unsigned long long>(Ns % 1000));
   Out += Buf;
+}
+
+/// Writes the file (S.M held): flush() after its hooks.
+void flushLocked(State &S) {
+  if (!S.File || S.Written)
+    return;
+  S.Written = true;
+  Sinks.fetch_and(~JsonSink, std::memory_order_relaxed);
+  int SavedErrno = errno;
+  std::string Out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  const std::string Pid = std::to_string(static_cast<long>(::getpid()));
+  Out += "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + Pid +
+         ",\"tid\":0,\"args\":{\"name\":\"clustrix\"}}";
+  for (const auto &[Tid, Name] : S.Names) {
+    std::string T = std::to_string(Tid);
+    Out += ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + Pid + ",\"tid\":" + T +
+           ",\"args\":{\"name\":\"";
+    escape(Out, Name);
+    Out += "\"}},\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" + Pid +
+           ",\"tid\":" + T + ",\"args\":{\"sort_index\":" + T + "}}";
+  }
+  for (const Event &E : S.Events) {
+    Out += ",\n{\"ph\":\"X\",\"pid\":" + Pid + ",\"tid\":" + std::to_string(E.Track) +
+           ",\"cat\":\"" + E.Category + "\",\"name\":\"";
+    escape(Out, E.Name);
+    Out += "\",\"ts\":";
+    micros(Out, E.Start - S.Epoch);
+    Out += ",\"dur\":";
+    micros(Out, E.End - E.Start);
+    Out += ",\"args\":{" + E.Args + "}}";
+  }
+  Out += "\n]}\n";
+  std::rewind(S.File);
+  bool Ok = ::ftruncate(::fileno(S.File), 0) == 0 &&
+            std::fwrite(Out.data(), 1, Out.size(), S.File) == Out.size();
+  Ok = std::fclose(S.File) == 0 && Ok;
+  S.File = nullptr;
+  std::vector<Event>().swap(S.Events);
+  if (!Ok)
+    logLine(LogLevel::Error, "trace: cannot write '" + S.Path + "' (" + std::strerror(errno) +
+                                 "); the trace is incomplete");
+  errno = SavedErrno;
 }
 
 void atExit() { flush(); }
@@ -133,48 +178,30 @@ void configure(const std::string &Path) {
   Sinks.fetch_or(JsonSink, std::memory_order_release);
 }
 
-void flush() {
+void beforeFlush(void (*Hook)()) {
   State &S = state();
   std::lock_guard<std::mutex> G(S.M);
-  if (!S.File || S.Written)
-    return;
-  S.Written = true;
-  Sinks.fetch_and(~JsonSink, std::memory_order_relaxed);
-  int SavedErrno = errno;
-  std::string Out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
-  const std::string Pid = std::to_string(static_cast<long>(::getpid()));
-  Out += "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + Pid +
-         ",\"tid\":0,\"args\":{\"name\":\"clustrix\"}}";
-  for (const auto &[Tid, Name] : S.Names) {
-    std::string T = std::to_string(Tid);
-    Out += ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + Pid + ",\"tid\":" + T +
-           ",\"args\":{\"name\":\"";
-    escape(Out, Name);
-    Out += "\"}},\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" + Pid +
-           ",\"tid\":" + T + ",\"args\":{\"sort_index\":" + T + "}}";
-  }
-  for (const Event &E : S.Events) {
-    Out += ",\n{\"ph\":\"X\",\"pid\":" + Pid + ",\"tid\":" + std::to_string(E.Track) +
-           ",\"cat\":\"" + E.Category + "\",\"name\":\"";
-    escape(Out, E.Name);
-    Out += "\",\"ts\":";
-    micros(Out, E.Start - S.Epoch);
-    Out += ",\"dur\":";
-    micros(Out, E.End - E.Start);
-    Out += ",\"args\":{" + E.Args + "}}";
-  }
-  Out += "\n]}\n";
-  std::rewind(S.File);
-  bool Ok = ::ftruncate(::fileno(S.File), 0) == 0 &&
-            std::fwrite(Out.data(), 1, Out.size(), S.File) == Out.size();
-  Ok = std::fclose(S.File) == 0 && Ok;
-  S.File = nullptr;
-  std::vector<Event>().swap(S.Events);
-  if (!Ok)
-    logLine(LogLevel::Error, "trace: cannot write '" + S.Path + "' (" + std::strerror(errno) +
-                                 "); the trace is incomplete");
-  errno = SavedErrno;
+  if (std::find(S.Hooks.begin(), S.Hooks.end(), Hook) == S.Hooks.end())
+    S.Hooks.push_back(Hook);
 }
+
+void flush() {
+  State &S = state();
+  // The hooks record events, so they run before the lock is taken, and once.
+  std::vector<void (*)()> Hooks;
+  {
+    std::lock_guard<std::mutex> G(S.M);
+    if (!S.File || S.Written || S.HooksRan)
+      return flushLocked(S);
+    S.HooksRan = true;
+    Hooks = S.Hooks;
+  }
+  for (void (*Hook)() : Hooks)
+    Hook();
+  std::lock_guard<std::mutex> G(S.M);
+  flushLocked(S);
+}
+
 
 int deviceTrack(const std::string &Name) {
   State &S = state();

@@ -40,6 +40,10 @@ void configure(const std::string &Path);
 /// the program itself (the residency lost-device exit).
 void flush();
 
+/// Runs Hook once, just before flush() writes the file (each hook registered once): a backend
+/// records there the events it can time only late, such as copies still queued on a device.
+void beforeFlush(void (*Hook)());
+
 /// Nanoseconds on the trace's clock (steady_clock).
 uint64_t nowNs();
 

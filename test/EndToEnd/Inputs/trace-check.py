@@ -1,4 +1,5 @@
 """trace-check.py TRACE [--stats EMU_STATS] [--devices cuda0,cuda1] [--min-calls N]
+               [--min-device-us US]
 
 Checks a CLUSTRIX_TRACE file (docs/runtime.md#trace):
   - it is JSON in the Chrome trace event format, every track it uses is named ("M" events);
@@ -8,6 +9,10 @@ Checks a CLUSTRIX_TRACE file (docs/runtime.md#trace):
   - times nest: every chunk, copy, launch, synchronization and residency event of a call lies
     within the call's span; every launch lies within a chunk on its device's track, every copy
     within a chunk on its track or within a residency release;
+  - every "copy-device" event (a queued copy's time on the device) belongs to a copy marked
+    "queued" on its track (same call, direction, bytes and arrays) and starts within it; it
+    may end after its call: the device runs it on its own; with --min-device-us, every queued
+    copy has one, lasting US or more (the emulator's CLUSTRIX_EMU_COPY_LATENCY);
   - with --stats (the emulator's CLUSTRIX_EMU_STATS file): per device, the bytes of the trace's
     H2D, D2H, peer and D2D copies equal the emulator's to_device, to_host, peer_in and within
     counters, and its launches the emulator's launches.
@@ -54,7 +59,7 @@ def main():
     by_call = {}
     for e in spans:
         c = e["args"].get("call")
-        if e["cat"] != "loop" and c is not None:
+        if e["cat"] not in ("loop", "copy-device") and c is not None:
             by_call.setdefault(c, []).append(e)
 
     wide = serial = 0
@@ -101,6 +106,26 @@ def main():
         if not within(e, ("chunk", "residency")):
             problems.append("%s on %s at %d ns is in no chunk and no residency release" % (e["name"], track(e), e["start"]))
 
+    key = lambda e: (e["tid"], e["args"].get("call"), e["args"].get("dir"), e["args"].get("bytes"),
+                     e["args"].get("array"))
+    queued = [e for e in copies if e["args"].get("queued")]
+    timed = [e for e in spans if e["cat"] == "copy-device"]
+    for e in timed:
+        owner = [q for q in queued if key(q) == key(e) and q["start"] <= e["start"] <= q["end"]]
+        if not owner:
+            problems.append("%s on %s at %d ns (device time) belongs to no queued copy"
+                            % (e["name"], track(e), e["start"]))
+        else:
+            queued.remove(owner[0])
+            if "--min-device-us" in opts and e["end"] - e["start"] < ns(float(opts["--min-device-us"])):
+                problems.append("%s on %s at %d ns lasted %d ns on the device, under %s us"
+                                % (e["name"], track(e), e["start"], e["end"] - e["start"],
+                                   opts["--min-device-us"]))
+    if "--min-device-us" in opts:
+        for q in queued:
+            problems.append("%s on %s at %d ns was queued and has no device time"
+                            % (q["name"], track(q), q["start"]))
+
     if "--stats" in opts:
         for line in open(opts["--stats"]):
             f = line.split()
@@ -131,10 +156,11 @@ def main():
     for e in copies:
         kinds[e["args"]["dir"]] = kinds.get(e["args"]["dir"], 0) + e["args"]["bytes"]
     print("trace ok: %d loop calls (%d wide, %d serial), %d chunks, %d copies (%s), %d launches, "
-          "%d synchronizations, times nested" % (
+          "%d synchronizations, times nested%s" % (
               len(calls), wide, serial, sum(1 for e in spans if e["cat"] == "chunk"), len(copies),
               ", ".join("%s %d bytes" % (k, kinds[k]) for k in sorted(kinds)) or "none",
-              len(launches), sum(1 for e in spans if e["cat"] == "sync")))
+              len(launches), sum(1 for e in spans if e["cat"] == "sync"),
+              ", %d queued copies timed on the device" % len(timed) if timed else ""))
 
 
 main()

@@ -330,6 +330,47 @@ TEST(CudaEmuTest, EventsOrderStreamsOfTwoDevices) {
   EXPECT_EQ(A.cuMemHostUnregister(Host.data()), CUDA_SUCCESS);
 }
 
+// Timing events (what a trace uses to time a queued copy on the device): cuEventElapsedTime
+// gives the time between the moments the stream reached the two records, so a copy from locked
+// memory that the emulator delays by 20 ms measures at least that once cuEventSynchronize
+// returned. An event never recorded is not ready; one made with CU_EVENT_DISABLE_TIMING is
+// refused, as by CUDA.
+TEST(CudaEmuTest, TimingEventsMeasureAStreamsWork) {
+  const DriverApi &A = api();
+  ASSERT_TRUE(A.hasTimedEvents());
+  use(1);
+  std::vector<double> Host(512, 3.0);
+  ASSERT_EQ(A.cuMemHostRegister(Host.data(), 4096, 0), CUDA_SUCCESS);
+  CUdeviceptr D;
+  CUstream S;
+  CUevent T0, T1, NoTiming;
+  ASSERT_EQ(A.cuMemAlloc(&D, 4096), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuStreamCreate(&S, 1), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuEventCreate(&T0, 0), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuEventCreate(&T1, 0), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuEventCreate(&NoTiming, CU_EVENT_DISABLE_TIMING), CUDA_SUCCESS);
+  float Ms = -1;
+  EXPECT_EQ(A.cuEventElapsedTime(&Ms, T0, T1), CUDA_ERROR_NOT_READY); // never recorded
+  ASSERT_EQ(A.cuEventRecord(T0, S), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuMemcpyHtoDAsync(D, Host.data(), 4096, S), CUDA_SUCCESS); // 20 ms
+  ASSERT_EQ(A.cuEventRecord(T1, S), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuEventRecord(NoTiming, S), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuEventSynchronize(T1), CUDA_SUCCESS);
+  ASSERT_EQ(A.cuEventElapsedTime(&Ms, T0, T1), CUDA_SUCCESS);
+  EXPECT_GE(Ms, 19.0f);
+  EXPECT_LT(Ms, 10000.0f);
+  EXPECT_EQ(A.cuEventSynchronize(NoTiming), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuEventElapsedTime(&Ms, T0, NoTiming), 400);
+  EXPECT_EQ(A.cuEventElapsedTime(nullptr, T0, T1), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(A.cuEventSynchronize(reinterpret_cast<CUevent>(Host.data())), 400);
+  EXPECT_EQ(A.cuEventDestroy(T0), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuEventDestroy(T1), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuEventDestroy(NoTiming), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuMemFree(D), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuStreamDestroy(S), CUDA_SUCCESS);
+  EXPECT_EQ(A.cuMemHostUnregister(Host.data()), CUDA_SUCCESS);
+}
+
 TEST(CudaEmuTest, PitchedCopiesMoveOnlyTheBox) {
   use(0);
   const DriverApi &A = api();

@@ -50,6 +50,7 @@ static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS
 static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES) == int(::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES), "attr");
 static_assert(int(clustrix::rt::cuda::CU_DEVICE_ATTRIBUTE_CLOCK_RATE) == int(::CU_DEVICE_ATTRIBUTE_CLOCK_RATE), "attr");
 static_assert(int(clustrix::rt::cuda::CUDA_ERROR_LAUNCH_FAILED) == int(::CUDA_ERROR_LAUNCH_FAILED), "error code");
+static_assert(int(clustrix::rt::cuda::CUDA_ERROR_NOT_READY) == int(::CUDA_ERROR_NOT_READY), "error code");
 #endif
 
 TEST(CudaTest, MissingDriverIsAbsentCleanly) {

@@ -38,7 +38,8 @@ public:
     delete[] Blocks[Ptr];
     Blocks.erase(Ptr);
   }
-  bool toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &) override {
+  bool toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &,
+                trace::Span *) override {
     In += Bytes;
     ++InCalls;
     std::memcpy(reinterpret_cast<void *>(Dst), Src, Bytes);
@@ -56,7 +57,7 @@ public:
   }
   // One call each, as a strided copy of the driver.
   bool toDevice2D(uint64_t Dst, const void *Src, size_t Width, size_t Rows, size_t Pitch,
-                  std::string &) override {
+                  std::string &, trace::Span *) override {
     In += Width * Rows;
     ++InCalls;
     for (size_t R = 0; R < Rows; ++R)
