@@ -299,7 +299,13 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
       echo "$out" | grep -q "elements_wrong 0$" && ok "resident stream, arrays locked by the program, every element right" ||
         bad "resident stream, arrays locked by the program, wrong elements"
       echo "arrays locked by the program:"
-      python3 bench/resident/copies.py "$LOGS/stream-trace-locked.$r.json"
+      # Their copies in are only queued: the trace times each on the device (copy-device).
+      python3 bench/resident/copies.py "$LOGS/stream-trace-locked.$r.json" |
+        tee "$LOGS/stream-copies-locked.$r.txt"
+      grep -q "^  H2D: [0-9]* queued copies, timed on the device" "$LOGS/stream-copies-locked.$r.txt" &&
+        python3 test/EndToEnd/Inputs/trace-check.py "$LOGS/stream-trace-locked.$r.json" >/dev/null &&
+        ok "resident stream, locked arrays: the queued copies in are timed on the device" ||
+        bad "resident stream, locked arrays: queued copies in without their time on the device"
     done
     # Whether the driver answers for pageable memory as for page-locked memory (it should not;
     # on a machine with HMM it might): then the runtime would copy pageable arrays directly.
