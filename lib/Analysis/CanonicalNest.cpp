@@ -456,8 +456,10 @@ static void noteReachableBoundReads(const Expr *B, const EscapeInfo &Escapes,
         return;
     Facts.ReachableReads.push_back({std::move(Name), T, Local, Loc});
   };
+  // An array's name (a range-for's range) gives its bounds by its type: nothing is read.
   if (const auto *DR = dyn_cast<DeclRefExpr>(B))
-    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
+        VD && !VD->getType().getNonReferenceType()->isConstantArrayType())
       if (!(VD->hasGlobalStorage() && VD->getType().isConstQualified()) &&
           (VD->hasGlobalStorage() || VD->getType()->isReferenceType() || Escapes.escapeOf(VD))) {
         // No spelling of its own: the header's text names it at the loop, where it stands.

@@ -43,6 +43,43 @@ PrintingPolicy devicePolicy(const ASTContext &Ctx) {
   return P;
 }
 
+/// The named namespaces that enclose D, outermost first; false where D is not at namespace
+/// scope (a member of a class or a function) or a namespace around it has no name.
+bool namespacePath(const Decl *D, std::vector<const NamespaceDecl *> &Path) {
+  Path.clear();
+  for (const DeclContext *DC = D->getDeclContext()->getRedeclContext();
+       !DC->isTranslationUnit(); DC = DC->getParent()->getRedeclContext()) {
+    const auto *ND = dyn_cast<NamespaceDecl>(DC);
+    if (!ND || ND->isAnonymousNamespace())
+      return false;
+    Path.insert(Path.begin(), ND);
+  }
+  return true;
+}
+
+/// The qualifier that names a member of Path from anywhere: `::phys::`.
+std::string namespaceQualifier(ArrayRef<const NamespaceDecl *> Path) {
+  std::string Q = "::";
+  for (const NamespaceDecl *ND : Path)
+    Q += ND->getNameAsString() + "::";
+  return Q;
+}
+
+/// Text, a declaration of a namespace's member without its final `;`, inside its namespaces as
+/// the kernel declares it (`namespace phys { struct P { ... }; }`); for a member of the file's
+/// scope, Text, with the `;` when Semi.
+std::string inNamespaces(const Decl *D, const std::string &Text, bool Semi) {
+  std::vector<const NamespaceDecl *> Path;
+  if (!namespacePath(D, Path) || Path.empty())
+    return Semi ? Text + ";" : Text;
+  std::string Open, Close;
+  for (const NamespaceDecl *ND : Path) {
+    Open += (ND->isInline() ? "inline namespace " : "namespace ") + ND->getNameAsString() + " { ";
+    Close += " }";
+  }
+  return Open + Text + ";" + Close;
+}
+
 /// The element pointer type a region parameter has, from the base variable's type.
 QualType regionPointerType(QualType T, ASTContext &Ctx) {
   T = T.getNonReferenceType();
@@ -162,7 +199,21 @@ public:
 
   bool VisitDeclRefExpr(DeclRefExpr *DR) {
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl())) {
-      noteType(Ctx.getTypeDeclType(cast<EnumDecl>(EC->getDeclContext())));
+      const auto *ED = cast<EnumDecl>(EC->getDeclContext());
+      noteType(Ctx.getTypeDeclType(ED));
+      // A namespace's enumerator, spelled with its whole qualifier as its type is.
+      std::vector<const NamespaceDecl *> Path;
+      if (ok() && ED->getIdentifier() && namespacePath(ED, Path) && !Path.empty()) {
+        SourceLocation Begin = DR->getQualifierLoc() ? DR->getQualifierLoc().getBeginLoc()
+                                                     : DR->getLocation();
+        if (Begin.isMacroID() || DR->getLocation().isMacroID())
+          return fail("the code names enumerator '" + EC->getQualifiedNameAsString() +
+                      "' of a namespace inside a macro, where the kernel cannot spell it");
+        if (Spelled.insert(Begin.getRawEncoding()).second)
+          RW.ReplaceText(CharSourceRange::getTokenRange(Begin, DR->getLocation()),
+                         namespaceQualifier(Path) + ED->getNameAsString() +
+                             "::" + EC->getNameAsString());
+      }
       return ok();
     }
     if (const auto *BD = dyn_cast<BindingDecl>(DR->getDecl())) {
@@ -1138,6 +1189,13 @@ public:
     Functions.push_back(Def);
     if (!Flat.empty() && !spellDefinition(Def, Flat))
       return false;
+    {
+      const FunctionDecl *Written = Def->getTemplateInstantiationPattern();
+      if (respellSignature(Written ? Written : Def))
+        SignatureRespelled.insert(Def);
+      if (!ok())
+        return false;
+    }
     bool Saved = InCallee, SavedMethod = InMethod;
     std::string SavedName = CalleeName;
     const FunctionDecl *SavedFn = CurFn;
@@ -1184,20 +1242,23 @@ public:
     if (!TD || std::find(Types.begin(), Types.end(), TD) != Types.end())
       return;
     if (TD->isInStdNamespace() || SM.isInSystemHeader(TD->getLocation())) {
-      fail("the loop uses type '" + T.getAsString() + "' from a system header");
+      fail("the loop uses type '" + typeText(T) + "' from a system header");
       return;
     }
     const TypedefNameDecl *Named = TD->getIdentifier() ? ownerTypedef(TD)
                                                        : TD->getTypedefNameForAnonDecl();
-    if (!TD->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+    // A namespace's type is declared in the kernel inside its namespace, and spelled with its
+    // whole qualifier wherever the kernel names it (respellType).
+    if (!atNamespaceScope(T, TD) ||
         (!TD->getIdentifier() && !Named && !isa<EnumDecl>(TD))) { // `enum { K = 8 };` is fine
-      fail("the loop uses type '" + T.getAsString() + "', which is not declared at file scope");
+      if (ok())
+        fail("the loop uses type '" + typeText(T) + "', which is not declared at file scope");
       return;
     }
     if (const auto *RD = dyn_cast<CXXRecordDecl>(TD); RD && RD->hasUserDeclaredDestructor() &&
                                                       RD->getDestructor() &&
                                                       RD->getDestructor()->isUserProvided()) {
-      fail("the loop uses type '" + T.getAsString() +
+      fail("the loop uses type '" + typeText(T) +
            "', whose destructor the kernel would not run");
       return;
     }
@@ -1214,6 +1275,106 @@ public:
       return;
     }
     Types.push_back(TD);
+  }
+
+  /// Whether the kernel can declare D, a type T uses: at file scope, or in named namespaces.
+  /// One in an unnamed namespace fails here, with its own reason.
+  bool atNamespaceScope(QualType T, const Decl *D) {
+    std::vector<const NamespaceDecl *> Path;
+    if (namespacePath(D, Path))
+      return true;
+    for (const DeclContext *DC = D->getDeclContext(); DC && !DC->isTranslationUnit();
+         DC = DC->getParent())
+      if (const auto *ND = dyn_cast<NamespaceDecl>(DC); ND && ND->isAnonymousNamespace()) {
+        fail("the loop uses type '" + typeText(T) +
+             "', which is declared in an unnamed namespace");
+        return false;
+      }
+    return false;
+  }
+
+  /// A written name of a namespace's type, spelled with its whole qualifier (`Particle` or
+  /// `phys::Particle` -> `::phys::Particle`): the kernel's code outside the namespace (the
+  /// loop's body, a namespace's function carried at file scope) names it so, whatever
+  /// using-directive or enclosing namespace let the source leave the qualifier out.
+  bool respellType(ElaboratedTypeLoc TL) {
+    TypeLoc Named = TL.getNamedTypeLoc();
+    const NamedDecl *D = nullptr;
+    SourceLocation NameLoc;
+    if (auto RT = Named.getAs<RecordTypeLoc>()) {
+      D = RT.getDecl();
+      NameLoc = RT.getNameLoc();
+    } else if (auto ET = Named.getAs<EnumTypeLoc>()) {
+      D = ET.getDecl();
+      NameLoc = ET.getNameLoc();
+    } else if (auto TT = Named.getAs<TypedefTypeLoc>()) {
+      D = TT.getTypedefNameDecl();
+      NameLoc = TT.getNameLoc();
+    } else if (auto UT = Named.getAs<UsingTypeLoc>()) { // `using geo::Axis;` then `Axis`
+      QualType U = UT.getTypePtr()->getUnderlyingType();
+      if (const auto *TT = U->getAs<TypedefType>())
+        D = TT->getDecl();
+      else
+        D = U->getAsTagDecl();
+      NameLoc = UT.getNameLoc();
+      if (!D)
+        return true;
+    } else {
+      return true;
+    }
+    std::vector<const NamespaceDecl *> Path;
+    if (!D->getIdentifier() || !namespacePath(D, Path) || Path.empty() ||
+        D->isInStdNamespace() || SM.isInSystemHeader(D->getLocation()))
+      return true;
+    SourceLocation Begin = TL.getQualifierLoc() ? TL.getQualifierLoc().getBeginLoc() : NameLoc;
+    if (Begin.isMacroID() || NameLoc.isMacroID())
+      return fail("the code names type '" + D->getQualifiedNameAsString() +
+                  "' of a namespace inside a macro, where the kernel cannot spell it");
+    if (!Spelled.insert(Begin.getRawEncoding()).second)
+      return true;
+    RW.ReplaceText(CharSourceRange::getTokenRange(Begin, NameLoc),
+                   namespaceQualifier(Path) + D->getNameAsString());
+    ++TypeRespells;
+    return true;
+  }
+
+  bool VisitElaboratedTypeLoc(ElaboratedTypeLoc TL) { return respellType(TL); }
+
+  /// respellType over the types of a carried function's declarator (its parameters and its
+  /// result), which the walk of its body does not reach; whether any was respelled.
+  bool respellSignature(const FunctionDecl *F) {
+    unsigned Before = TypeRespells;
+    if (const TypeSourceInfo *TSI = F->getTypeSourceInfo())
+      if (auto FTL = TSI->getTypeLoc().getAsAdjusted<FunctionTypeLoc>())
+        respellTypesIn(FTL.getReturnLoc());
+    for (const ParmVarDecl *P : F->parameters())
+      respellDeclaredType(P);
+    return TypeRespells != Before;
+  }
+
+  /// respellType over the written type of D (a parameter, a range-for's element); whether any
+  /// was respelled.
+  bool respellDeclaredType(const DeclaratorDecl *D) {
+    unsigned Before = TypeRespells;
+    if (const TypeSourceInfo *TSI = D->getTypeSourceInfo())
+      respellTypesIn(TSI->getTypeLoc());
+    return TypeRespells != Before;
+  }
+
+  void respellTypesIn(TypeLoc TL) {
+    struct Speller : RecursiveASTVisitor<Speller> {
+      ClosureBuilder &B;
+      explicit Speller(ClosureBuilder &B) : B(B) {}
+      bool VisitElaboratedTypeLoc(ElaboratedTypeLoc TL) { return B.respellType(TL); }
+    } S(*this);
+    S.TraverseTypeLoc(TL);
+  }
+
+  /// T as a note names it: without tag keywords (`geo::Grid::Row`, not `geo::struct Grid::Row`).
+  std::string typeText(QualType T) const {
+    PrintingPolicy P(Ctx.getLangOpts());
+    P.SuppressTagKeyword = true;
+    return T.getAsString(P);
   }
 
   /// The typedef whose declaration defines TD (`typedef struct P { ... } P_t;`), or null.
@@ -1238,9 +1399,10 @@ public:
         SM.isInSystemHeader(TD->getLocation()) || TD->isInStdNamespace() ||
         TD->getLocation().isInvalid())
       return;
-    if (!TD->getDeclContext()->getRedeclContext()->isTranslationUnit()) {
-      fail("the loop uses type '" + TD->getNameAsString() +
-           "', which is not declared at file scope");
+    if (!atNamespaceScope(T, TD)) {
+      if (ok())
+        fail("the loop uses type '" + TD->getNameAsString() +
+             "', which is not declared at file scope");
       return;
     }
     noteType(TD->getUnderlyingType());
@@ -1488,7 +1650,9 @@ public:
   /// Per function template the kernel carries, the one instantiation the loop calls.
   std::map<const FunctionTemplateDecl *, const FunctionDecl *> TemplateUses;
   std::set<const FunctionDecl *> Renamed; ///< Functions carried under a name of their own.
-  std::set<SourceLocation::UIntTy> Spelled; ///< Callee names already spelled so.
+  std::set<SourceLocation::UIntTy> Spelled; ///< Names already spelled for the kernel.
+  unsigned TypeRespells = 0;                ///< respellType's edits so far.
+  std::set<const FunctionDecl *> SignatureRespelled; ///< respellSignature changed it.
   /// The `__clx_merr_F_d` (`_f`) functions the math calls need (mathErrorCall).
   std::vector<std::string> MathErrorHelpers;
   /// The kernel's own functions for constant builtins (noteConstantBuiltin).
@@ -1585,8 +1749,17 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
       B.noteRegion(L0.RangeText, DR->getDecl()->getType());
     B.Locals.insert(RF->getLoopVariable());
     B.BodyDecls.insert(RF->getLoopVariable()); // the kernel declares it where the body runs
-    B.noteType(RF->getLoopVariable()->getType());
-    Out.ElemDecl = L0.ElemDeclText + " = " + L0.RangeText + "[__clx_k0];";
+    const VarDecl *LV = RF->getLoopVariable();
+    B.noteType(LV->getType());
+    // Its type spelled for the kernel's scope when it names a namespace's type.
+    std::string Elem = L0.ElemDeclText;
+    if (B.respellDeclaredType(LV))
+      Elem = B.text(SourceRange(LV->getBeginLoc(), LV->getLocation()));
+    if (!B.ok()) {
+      Out.Reason = B.Reason;
+      return Out;
+    }
+    Out.ElemDecl = Elem + " = " + L0.RangeText + "[__clx_k0];";
   }
   const Stmt *Body = innermostBody(Loop, unsigned(R.Nest.size()));
   B.TraverseStmt(const_cast<Stmt *>(Body));
@@ -1628,7 +1801,8 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   for (const Decl *D : B.Types) {
     const auto *TD = dyn_cast<TagDecl>(D);
     if (TD && isa<RecordDecl>(TD))
-      Out.Forwards.push_back(std::string(TD->getKindName()) + " " + TD->getNameAsString() + ";");
+      Out.Forwards.push_back(inNamespaces(
+          TD, std::string(TD->getKindName()) + " " + TD->getNameAsString(), /*Semi=*/true));
   }
   for (const Decl *D : B.Types) {
     std::string Text = B.text(D->getSourceRange());
@@ -1640,11 +1814,14 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
       const TagDecl *Anon = TN->getUnderlyingType()->getAsTagDecl();
       Early = !Owned && !(Anon && B.AnonRecords.count(Anon));
     }
-    (Early ? Out.EarlyTypes : Out.Types).push_back(Text);
+    (Early ? Out.EarlyTypes : Out.Types).push_back(inNamespaces(D, Text, /*Semi=*/false));
   }
+  // A method defined outside its class, in its class's namespaces, where its qualifier
+  // (`Particle::`) names the class as in the source.
   for (const CXXMethodDecl *M : B.Methods)
     if (M->isOutOfLine())
-      Out.Methods.push_back(B.text(M->getSourceRange()));
+      Out.Methods.push_back(
+          inNamespaces(M->getParent(), "__device__ " + B.text(M->getSourceRange()), false));
   for (const VarDecl *V : B.Lambdas)
     Out.LambdaDecls.push_back("auto " + V->getNameAsString() + " = " +
                               B.text(V->getInit()->IgnoreImplicit()->getSourceRange()) + ";");
@@ -1697,7 +1874,8 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
     }
     CharSourceRange Head = CharSourceRange::getCharRange(Written->getInnerLocStart(),
                                                          Written->getBody()->getBeginLoc());
-    std::string Sig = B.HasHidden.count(FD) || B.Renamed.count(FD) || TD
+    std::string Sig = B.HasHidden.count(FD) || B.Renamed.count(FD) || TD ||
+                              B.SignatureRespelled.count(FD)
                           ? B.RW.getRewrittenText(Head)
                           : Lexer::getSourceText(Head, SM, Ctx.getLangOpts()).str();
     Out.Signatures.push_back(Template + SigHeader + "__device__ " + StringRef(Sig).rtrim().str());

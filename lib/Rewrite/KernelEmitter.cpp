@@ -187,7 +187,7 @@ void KernelWriter::emitClosure() {
   for (const std::string &F : Cl.Functions)
     OS << F << "\n";
   for (const std::string &M : Cl.Methods)
-    OS << "__device__ " << M << "\n";
+    OS << M << "\n";
 }
 
 /// The parameters, in the order of docs/descriptor.md: Lo, Hi, regions, per nest level the

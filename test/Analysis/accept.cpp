@@ -194,3 +194,13 @@ void misc(unsigned n, float *a) {
     a[i] = t * t;
   }
 }
+
+// A range-for over an array a reference names: the array's bounds are its type's, so no write
+// through a pointer can change them, and nothing is checked at run time (the range was
+// checked against itself, which always overlaps, and the loop ran serially).
+void overReference(double (&m)[64]) {
+  [[cluster::gpu_parallel]]
+  // CHECK: {{.*}}accept.cpp:[[@LINE+1]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: m; out: m{{$}}
+  for (double &x : m)
+    x += 1.0;
+}

@@ -1,0 +1,61 @@
+// Types of namespaces in loop bodies: the kernel declares each inside its namespace and spells
+// it with its whole qualifier (`::geo::Cell`), however the source wrote it. The forms the
+// kernel cannot spell keep the loop on CPU devices, each with the note that says why.
+// RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark|note}}:"
+// REQUIRES: compiler
+namespace geo {
+struct Cell { double v; };
+enum Mode { Fast, Slow };
+struct Grid {
+  struct Row { double w; }; // a class's member type
+};
+} // namespace geo
+namespace {
+struct Hidden { double v; };
+} // namespace
+
+#define CELL geo::Cell
+#define FAST geo::Fast
+
+void accepted(geo::Cell *c, double *out, int n) {
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); in: c; out: out
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    geo::Cell x = c[i];
+    out[i] = x.v * (geo::Fast == 0 ? 2 : 1);
+  }
+}
+
+void inMacro(geo::Cell *c, double *out, int n) {
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); in: c; out: out
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the code names type 'geo::Cell' of a namespace inside a macro, where the kernel cannot spell it
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    CELL x = c[i];
+    out[i] = x.v;
+  }
+}
+
+void enumeratorInMacro(double *out, int n) {
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); out: out
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the code names enumerator 'geo::Fast' of a namespace inside a macro, where the kernel cannot spell it
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = FAST == geo::Slow ? 1.0 : 2.0;
+}
+
+void unnamed(Hidden *h, double *out, int n) {
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: h; out: out
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop uses type 'Hidden', which is declared in an unnamed namespace
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = h[i].v;
+}
+
+void member(geo::Grid::Row *r, double *out, int n) {
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: r; out: out
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop uses type 'geo::Grid::Row', which is not declared at file scope
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = r[i].w;
+}
