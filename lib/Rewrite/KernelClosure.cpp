@@ -1262,6 +1262,39 @@ public:
            "', whose destructor the kernel would not run");
       return;
     }
+    // A class template's instance: the kernel declares the template once, which the device
+    // compiler instantiates again from the same arguments.
+    if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(TD)) {
+      const ClassTemplateDecl *CT = CTS->getSpecializedTemplate();
+      bool Plain = CTS->getSpecializationKind() == TSK_ImplicitInstantiation &&
+                   CTS->getSpecializedTemplateOrPartial().is<ClassTemplateDecl *>() &&
+                   !CT->getTemplatedDecl()->isLocalClass();
+      for (const NamedDecl *P : *CT->getTemplateParameters())
+        if (const auto *TP = dyn_cast<TemplateTypeParmDecl>(P))
+          Plain &= !TP->hasDefaultArgument();
+        else if (const auto *NP = dyn_cast<NonTypeTemplateParmDecl>(P))
+          Plain &= !NP->hasDefaultArgument();
+        else
+          Plain = false; // a template template parameter
+      if (!Plain) {
+        fail("the loop uses type '" + typeText(T) +
+             "', an instance of a class template that is specialized or has default "
+             "arguments, which the kernel cannot declare");
+        return;
+      }
+      for (const Decl *Other : Types)
+        if (const auto *O = dyn_cast<ClassTemplateSpecializationDecl>(Other);
+            O && O->getSpecializedTemplate() == CT) {
+          // Another instance: the template is declared already; its fields' types still count.
+          Types.push_back(TD);
+          for (const FieldDecl *F : CTS->fields())
+            noteType(F->getType());
+          Types.erase(std::find(Types.begin(), Types.end(), TD));
+          SecondInstances.insert(TD);
+          Types.push_back(TD);
+          return;
+        }
+    }
     Types.push_back(TD); // before its fields' types: a field of its own type is a pointer
     if (const auto *RD = dyn_cast<RecordDecl>(TD))
       for (const FieldDecl *F : RD->fields())
@@ -1310,6 +1343,11 @@ public:
     } else if (auto TT = Named.getAs<TypedefTypeLoc>()) {
       D = TT.getTypedefNameDecl();
       NameLoc = TT.getNameLoc();
+    } else if (auto TS = Named.getAs<TemplateSpecializationTypeLoc>()) { // `Box<int>`
+      D = TS.getTypePtr()->getTemplateName().getAsTemplateDecl();
+      NameLoc = TS.getTemplateNameLoc();
+      if (!D || !isa<ClassTemplateDecl>(D))
+        return true;
     } else if (auto UT = Named.getAs<UsingTypeLoc>()) { // `using geo::Axis;` then `Axis`
       QualType U = UT.getTypePtr()->getUnderlyingType();
       if (const auto *TT = U->getAs<TypedefType>())
@@ -1658,6 +1696,8 @@ public:
   /// The kernel's own functions for constant builtins (noteConstantBuiltin).
   std::vector<std::string> ConstantHelpers;
   std::vector<const Decl *> Types; ///< TagDecls and TypedefNameDecls, dependencies first
+  /// Instances of a class template another of which Types holds: the template is declared once.
+  std::set<const Decl *> SecondInstances;
   std::set<const TagDecl *> AnonRecords; ///< Records emitted within their typedef
   std::vector<const VarDecl *> Lambdas;         ///< Lambdas of the function, defined again
   std::vector<const CXXMethodDecl *> Methods;   ///< Member functions the kernel calls
@@ -1800,11 +1840,20 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   // member functions may call them.
   for (const Decl *D : B.Types) {
     const auto *TD = dyn_cast<TagDecl>(D);
-    if (TD && isa<RecordDecl>(TD))
-      Out.Forwards.push_back(inNamespaces(
-          TD, std::string(TD->getKindName()) + " " + TD->getNameAsString(), /*Semi=*/true));
+    if (B.SecondInstances.count(D) || !TD || !isa<RecordDecl>(TD))
+      continue;
+    std::string Header; // a class template's, without default arguments (it has none)
+    if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(TD)) {
+      const TemplateParameterList *TPL = CTS->getSpecializedTemplate()->getTemplateParameters();
+      Header = B.text(SourceRange(TPL->getTemplateLoc(), TPL->getRAngleLoc())) + " ";
+    }
+    Out.Forwards.push_back(inNamespaces(
+        TD, Header + std::string(TD->getKindName()) + " " + TD->getNameAsString(),
+        /*Semi=*/true));
   }
   for (const Decl *D : B.Types) {
+    if (B.SecondInstances.count(D))
+      continue;
     std::string Text = B.text(D->getSourceRange());
     bool Early = isa<EnumDecl>(D);
     if (const auto *TN = dyn_cast<TypedefNameDecl>(D)) {

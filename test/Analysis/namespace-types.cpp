@@ -59,3 +59,28 @@ void member(geo::Grid::Row *r, double *out, int n) {
   for (int i = 0; i < n; ++i)
     out[i] = r[i].w;
 }
+
+// Class templates: an instance is carried as its template, declared once; a specialization
+// written by hand, or a template with default arguments, is not.
+template <typename T> struct Plain { T v; };
+template <typename T = int> struct Defaulted { T v; };
+template <typename T> struct Special { T v; };
+template <> struct Special<int> { int w; };
+
+void templates(Plain<double> *p, Plain<int> *q, Defaulted<> *d, Special<int> *s, double *out,
+               int n) {
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: p, q; out: out
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = p[i].v + q[i].v;
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: d; out: out
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop uses type 'Defaulted<>', an instance of a class template that is specialized or has default arguments, which the kernel cannot declare
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = d[i].v;
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: s; out: out
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop uses type 'Special<int>', an instance of a class template that is specialized or has default arguments, which the kernel cannot declare
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = s[i].w;
+}

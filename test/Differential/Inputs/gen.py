@@ -2449,6 +2449,89 @@ class Program:
         e = Ex('(%s) %% 1000' % call, 'int', 1000)
         return self.sp_wrap(b, [self.store_x(b, e)], pre)
 
+    def sp_nstype(self, L):
+        """Types of namespaces, which the kernel declares inside their namespaces and spells
+        with their whole qualifier: a namespace's record beside a file-scope one of the same
+        name with the fields the other way round, named unqualified inside its namespace's
+        function ('shadow': the wrong one gives other values, not an error); a using-directive
+        before the loop ('using'); a nested namespace's record holding the outer one's
+        ('nested'); enums, scoped and not, reached through using-declarations ('enum');
+        aliases of a namespace ('alias'); a method defined outside its class ('method'); a
+        class template's two instances, one written unqualified inside its namespace's function
+        ('template': the kernel declares the template once)."""
+        b = self.sp_base(L)
+        if not b:
+            return None
+        r = self.rnd
+        i = L.vars[0].name
+        kind = r.choice(['shadow', 'using', 'nested', 'enum', 'alias', 'method', 'template'])
+        L.tags.add('nstype-' + kind)
+        ns, d, T, h = (self.p + self.fresh('ns'), self.fresh('d'), self.p + self.fresh('T'),
+                       self.p + self.fresh('nh'))
+        a, c = r.randint(2, 7), r.randint(-9, 9)
+        pre = []
+        if kind == 'shadow':
+            self.decls += ['struct %s { int y; int x; };' % T,
+                           'namespace %s {' % ns,
+                           'struct %s { int x; int y; };' % T,
+                           'static int %s(int k) { %s t{k, %d}; return t.x * %d - t.y + %s{%d, k}.y; }'
+                           % (h, T, c, a, T, c),
+                           '}']
+            call = '%s::%s(%s) + ::%s{%s, %d}.y * 3' % (ns, h, i, T, i, c)
+        elif kind == 'using':
+            self.decls += ['namespace %s { struct %s { int x; int y; }; }' % (ns, T)]
+            pre.append('  using namespace %s;' % ns)
+            t = self.fresh('t')
+            return self.sp_wrap(b, ['%s %s{%s, %d};' % (T, t, i, c),
+                                    self.store_x(b, Ex('(%s.x * %d + %s.y) %% 1000' % (t, a, t),
+                                                       'int', 1000))], pre)
+        elif kind == 'nested':
+            P = self.fresh('P')
+            self.decls += ['namespace %s {' % ns,
+                           'struct %s { int x; };' % P,
+                           'namespace %s {' % d,
+                           'struct %s { %s p; int w; };' % (T, P),
+                           'static int %s(const %s &q) { return q.p.x * %d + q.w; }' % (h, T, a),
+                           '}', '}']
+            call = '%s::%s::%s(%s::%s::%s{{%s}, %d})' % (ns, d, h, ns, d, T, i, c)
+        elif kind == 'enum':
+            E, F = self.fresh('E'), self.fresh('F')
+            A, B = self.fresh('A'), self.fresh('B')
+            self.decls += ['namespace %s {' % ns,
+                           'enum %s { %s = %d, %s = %d };' % (E, A, a, B, c),
+                           'enum class %s { U = 3, V = 5 };' % F,
+                           'static int %s(%s e, %s f) { return e == %s ? (int)f : %s; }'
+                           % (h, E, F, A, B),
+                           '}']
+            pre += ['  using %s::%s;' % (ns, E), '  using %s::%s;' % (ns, A)]
+            e = self.fresh('e')
+            return self.sp_wrap(b, ['%s %s = %s %% 2 ? %s : %s::%s;' % (E, e, i, A, ns, B),
+                                    self.store_x(b, Ex('(%s::%s(%s, %s::%s::V) + (int)%s) %% 1000'
+                                                       % (ns, h, e, ns, F, e), 'int', 1000))],
+                                pre)
+        elif kind == 'alias':
+            self.decls += ['namespace %s {' % ns,
+                           'using real = double;',
+                           'typedef int whole;',
+                           'static real %s(whole k) { return k * 0.5 + %d; }' % (h, c),
+                           '}']
+            call = '(int)(%s::%s((%s::whole)%s) * 2)' % (ns, h, ns, i)
+        elif kind == 'template':
+            self.decls += ['namespace %s {' % ns,
+                           'template <typename V> struct %s { V a; V b; };' % T,
+                           'static int %s(int k) { %s<long> t{k, %d}; %s<int> u{%d, k}; '
+                           'return (int)(t.a * %d - t.b) + u.a; }' % (h, T, c, T, a, a),
+                           '}']
+            call = '%s::%s(%s) + %s::%s<int>{%s, %d}.b' % (ns, h, i, ns, T, i, c)
+        else:  # method
+            self.decls += ['namespace %s {' % ns,
+                           'struct %s { int k; int get(int m) const; };' % T,
+                           'int %s::get(int m) const { return k * m + %d; }' % (T, c),
+                           '}']
+            call = '%s::%s{%s}.get(%d)' % (ns, T, i, a)
+        e = Ex('(%s) %% 1000' % call, 'int', 1000)
+        return self.sp_wrap(b, [self.store_x(b, e)], pre)
+
     def sp_rank4(self, L):
         """A grid of four or five dimensions, as NPB BT, SP and LU keep theirs (`double
         (*rhs)[J][I][5]`): boxes fold the trailing dimensions. The loop over the first writes a
@@ -3783,7 +3866,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
                  'clamp', 'gather', 'mirror', 'reuse', 'element', 'cglobal', 'rank4', 'dense',
-                 'nscall']
+                 'nscall', 'nstype']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 

@@ -48,6 +48,32 @@ void bump(Body (&bodies)[64]) {
 
 using namespace geo::detail;
 
+// Class templates: the kernel declares each template once, for all its instances, and names an
+// instance written unqualified inside its namespace with the qualifier (`::box::Pair<int>`).
+namespace box {
+template <typename T> struct Pair { T first, second; };
+inline double sum(const Pair<double> &p, const Pair<int> &q) {
+  Pair<double> t{p.first + q.first, p.second};
+  return t.first * 2 + t.second;
+}
+} // namespace box
+double templates(int n) {
+  static box::Pair<double> pd[64];
+  static box::Pair<int> pi[64];
+  static double r[64];
+  for (int i = 0; i < n; ++i) {
+    pd[i] = {0.5 * i, 1.0};
+    pi[i] = {i, -i};
+  }
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    r[i] = box::sum(pd[i], pi[i]) + pi[i].second;
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += r[i];
+  return s;
+}
+
 int main() {
   const int n = 64;
   static geo::Vec a[n], b[n];
@@ -87,6 +113,6 @@ int main() {
   double s = 0;
   for (int i = 0; i < n; ++i)
     s += out[i] + 2 * out2[i] + 3 * out3[i] + b[i].x + b[i].y + b[i].z + bodies[i].mass;
-  std::printf("%.6f %.6f %.6f %.6f\n", s, out[n - 1], out2[n - 1], b[n - 1].z);
+  std::printf("%.6f %.6f %.6f %.6f %.6f\n", s, out[n - 1], out2[n - 1], b[n - 1].z, templates(n));
   return 0;
 }
