@@ -43,25 +43,32 @@ PrintingPolicy devicePolicy(const ASTContext &Ctx) {
   return P;
 }
 
-/// The named namespaces that enclose D, outermost first; false where D is not at namespace
-/// scope (a member of a class or a function) or a namespace around it has no name.
+/// The namespaces that enclose D, outermost first; false where D is not at namespace scope (a
+/// member of a class or a function), or where an unnamed namespace holds it and the name that
+/// skips that namespace (`::N::T`) would find another declaration of D's name first.
 bool namespacePath(const Decl *D, std::vector<const NamespaceDecl *> &Path) {
   Path.clear();
+  const auto *Named = dyn_cast<NamedDecl>(D);
   for (const DeclContext *DC = D->getDeclContext()->getRedeclContext();
        !DC->isTranslationUnit(); DC = DC->getParent()->getRedeclContext()) {
     const auto *ND = dyn_cast<NamespaceDecl>(DC);
-    if (!ND || ND->isAnonymousNamespace())
+    if (!ND)
+      return false;
+    if (ND->isAnonymousNamespace() &&
+        (!Named || !ND->getParent()->getRedeclContext()->lookup(Named->getDeclName()).empty()))
       return false;
     Path.insert(Path.begin(), ND);
   }
   return true;
 }
 
-/// The qualifier that names a member of Path from anywhere: `::phys::`.
+/// The qualifier that names a member of Path from anywhere: `::phys::` (an unnamed namespace
+/// is left out: a qualified name reaches into it).
 std::string namespaceQualifier(ArrayRef<const NamespaceDecl *> Path) {
   std::string Q = "::";
   for (const NamespaceDecl *ND : Path)
-    Q += ND->getNameAsString() + "::";
+    if (!ND->isAnonymousNamespace())
+      Q += ND->getNameAsString() + "::";
   return Q;
 }
 
@@ -74,7 +81,8 @@ std::string inNamespaces(const Decl *D, const std::string &Text, bool Semi) {
     return Semi ? Text + ";" : Text;
   std::string Open, Close;
   for (const NamespaceDecl *ND : Path) {
-    Open += (ND->isInline() ? "inline namespace " : "namespace ") + ND->getNameAsString() + " { ";
+    Open += (ND->isInline() ? "inline namespace " : "namespace ") +
+            (ND->isAnonymousNamespace() ? "" : ND->getNameAsString() + " ") + "{ ";
     Close += " }";
   }
   return Open + Text + ";" + Close;
@@ -1316,13 +1324,18 @@ public:
     std::vector<const NamespaceDecl *> Path;
     if (namespacePath(D, Path))
       return true;
-    for (const DeclContext *DC = D->getDeclContext(); DC && !DC->isTranslationUnit();
-         DC = DC->getParent())
-      if (const auto *ND = dyn_cast<NamespaceDecl>(DC); ND && ND->isAnonymousNamespace()) {
+    for (const DeclContext *DC = D->getDeclContext()->getRedeclContext();
+         !DC->isTranslationUnit(); DC = DC->getParent()->getRedeclContext()) {
+      const auto *ND = dyn_cast<NamespaceDecl>(DC);
+      if (!ND)
+        return false; // a member of a class or a function
+      if (ND->isAnonymousNamespace()) {
         fail("the loop uses type '" + typeText(T) +
-             "', which is declared in an unnamed namespace");
+             "' of an unnamed namespace, and another declaration has its name outside it, "
+             "which the kernel's qualified name would find instead");
         return false;
       }
+    }
     return false;
   }
 

@@ -44,13 +44,27 @@ void enumeratorInMacro(double *out, int n) {
     out[i] = FAST == geo::Slow ? 1.0 : 2.0;
 }
 
+// A type of an unnamed namespace is declared in one in the kernel and spelled `::Hidden`, which
+// finds it; where another `Dup` stands outside the unnamed namespace, `::Dup` would find that
+// one, and the loop keeps its note.
 void unnamed(Hidden *h, double *out, int n) {
-  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: h; out: out
-  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop uses type 'Hidden', which is declared in an unnamed namespace
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: h; out: out
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; ++i)
     out[i] = h[i].v;
 }
+
+struct Dup { int x; };
+namespace {
+struct Dup { double v; };
+void twin(Dup *d, double *out, int n) {
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: d; out: out
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop uses type 'Dup' of an unnamed namespace, and another declaration has its name outside it, which the kernel's qualified name would find instead
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = d[i].v;
+}
+} // namespace
 
 void member(geo::Grid::Row *r, double *out, int n) {
   // CHECK: {{.*}}namespace-types.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: r; out: out

@@ -74,6 +74,27 @@ double templates(int n) {
   return s;
 }
 
+// A type of an unnamed namespace, named from a function of that namespace: `::Cell` in the
+// kernel, declared there in an unnamed namespace too.
+namespace {
+struct Cell { double v; int k; };
+double unnamed(int n) {
+  static Cell cells[64];
+  static double r[64];
+  for (int i = 0; i < n; ++i)
+    cells[i] = {0.25 * i, i % 3};
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    Cell c = cells[i];
+    r[i] = c.v * c.k;
+  }
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += r[i];
+  return s;
+}
+} // namespace
+
 int main() {
   const int n = 64;
   static geo::Vec a[n], b[n];
@@ -113,6 +134,6 @@ int main() {
   double s = 0;
   for (int i = 0; i < n; ++i)
     s += out[i] + 2 * out2[i] + 3 * out3[i] + b[i].x + b[i].y + b[i].z + bodies[i].mass;
-  std::printf("%.6f %.6f %.6f %.6f %.6f\n", s, out[n - 1], out2[n - 1], b[n - 1].z, templates(n));
+  std::printf("%.6f %.6f %.6f %.6f %.6f\n", s, out[n - 1], out2[n - 1], b[n - 1].z, templates(n) + unnamed(n));
   return 0;
 }
