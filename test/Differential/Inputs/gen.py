@@ -2458,13 +2458,16 @@ class Program:
         ('nested'); enums, scoped and not, reached through using-declarations ('enum');
         aliases of a namespace ('alias'); a method defined outside its class ('method'); a
         class template's two instances, one written unqualified inside its namespace's function
-        ('template': the kernel declares the template once)."""
+        ('template': the kernel declares the template once); a record of an unnamed
+        namespace ('anon'), and one beside a file-scope record of its name ('anonshadow': no
+        GPU form, as `::T` would name the other)."""
         b = self.sp_base(L)
         if not b:
             return None
         r = self.rnd
         i = L.vars[0].name
-        kind = r.choice(['shadow', 'using', 'nested', 'enum', 'alias', 'method', 'template'])
+        kind = r.choice(['shadow', 'using', 'nested', 'enum', 'alias', 'method', 'template',
+                         'anon', 'anonshadow'])
         L.tags.add('nstype-' + kind)
         ns, d, T, h = (self.p + self.fresh('ns'), self.fresh('d'), self.p + self.fresh('T'),
                        self.p + self.fresh('nh'))
@@ -2516,6 +2519,14 @@ class Program:
                            'static real %s(whole k) { return k * 0.5 + %d; }' % (h, c),
                            '}']
             call = '(int)(%s::%s((%s::whole)%s) * 2)' % (ns, h, ns, i)
+        elif kind in ('anon', 'anonshadow'):
+            if kind == 'anonshadow':
+                self.decls.append('struct %s { int y; int x; };' % T)
+            self.decls += ['namespace {',
+                           'struct %s { int x; int y; };' % T,
+                           'int %s(int k) { %s t{k, %d}; return t.x * %d - t.y; }' % (h, T, c, a),
+                           '}']
+            call = '%s(%s)' % (h, i)
         elif kind == 'template':
             self.decls += ['namespace %s {' % ns,
                            'template <typename V> struct %s { V a; V b; };' % T,
