@@ -1359,6 +1359,11 @@ public:
     } else if (auto TS = Named.getAs<TemplateSpecializationTypeLoc>()) { // `Box<int>`
       D = TS.getTypePtr()->getTemplateName().getAsTemplateDecl();
       NameLoc = TS.getTemplateNameLoc();
+      // The kernel declares no alias template: its name would be undefined there.
+      if (const auto *AT = dyn_cast_or_null<TypeAliasTemplateDecl>(D);
+          AT && !AT->isInStdNamespace() && !SM.isInSystemHeader(AT->getLocation()))
+        return fail("the code names alias template '" + AT->getQualifiedNameAsString() +
+                    "', which the kernel does not declare");
       if (!D || !isa<ClassTemplateDecl>(D))
         return true;
     } else if (auto UT = Named.getAs<UsingTypeLoc>()) { // `using geo::Axis;` then `Axis`

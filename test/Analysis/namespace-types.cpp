@@ -98,3 +98,22 @@ void templates(Plain<double> *p, Plain<int> *q, Defaulted<> *d, Special<int> *s,
   for (int i = 0; i < n; ++i)
     out[i] = s[i].w;
 }
+
+// An alias template is not declared in the kernel; an alias of one instance is.
+template <typename T> using Alias = Plain<T>;
+using PlainD = Plain<double>;
+void aliases(Plain<double> *p, double *out, int n) {
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); in: p; out: out
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the code names alias template 'Alias', which the kernel does not declare
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    Alias<double> a = p[i];
+    out[i] = a.v;
+  }
+  // CHECK: {{.*}}namespace-types.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); in: p; out: out
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    PlainD a = p[i];
+    out[i] = a.v;
+  }
+}
