@@ -45,9 +45,13 @@ PrintingPolicy devicePolicy(const ASTContext &Ctx) {
 
 /// The namespaces that enclose D, outermost first; false where D is not at namespace scope (a
 /// member of a class or a function), or where an unnamed namespace holds it and the name that
-/// skips that namespace (`::N::T`) would find another declaration of D's name first.
-bool namespacePath(const Decl *D, std::vector<const NamespaceDecl *> &Path) {
+/// skips that namespace (`::N::T`) would find another declaration of D's name first (then
+/// Shadowed, when given, is set).
+bool namespacePath(const Decl *D, std::vector<const NamespaceDecl *> &Path,
+                   bool *Shadowed = nullptr) {
   Path.clear();
+  if (Shadowed)
+    *Shadowed = false;
   const auto *Named = dyn_cast<NamedDecl>(D);
   for (const DeclContext *DC = D->getDeclContext()->getRedeclContext();
        !DC->isTranslationUnit(); DC = DC->getParent()->getRedeclContext()) {
@@ -55,8 +59,11 @@ bool namespacePath(const Decl *D, std::vector<const NamespaceDecl *> &Path) {
     if (!ND)
       return false;
     if (ND->isAnonymousNamespace() &&
-        (!Named || !ND->getParent()->getRedeclContext()->lookup(Named->getDeclName()).empty()))
+        (!Named || !ND->getParent()->getRedeclContext()->lookup(Named->getDeclName()).empty())) {
+      if (Shadowed)
+        *Shadowed = Named != nullptr;
       return false;
+    }
     Path.insert(Path.begin(), ND);
   }
   return true;
@@ -214,13 +221,11 @@ public:
       if (ok() && ED->getIdentifier() && namespacePath(ED, Path) && !Path.empty()) {
         SourceLocation Begin = DR->getQualifierLoc() ? DR->getQualifierLoc().getBeginLoc()
                                                      : DR->getLocation();
-        if (Begin.isMacroID() || DR->getLocation().isMacroID())
+        if (!respellName(Begin, DR->getLocation(),
+                         namespaceQualifier(Path) + ED->getNameAsString() +
+                             "::" + EC->getNameAsString()))
           return fail("the code names enumerator '" + EC->getQualifiedNameAsString() +
                       "' of a namespace inside a macro, where the kernel cannot spell it");
-        if (Spelled.insert(Begin.getRawEncoding()).second)
-          RW.ReplaceText(CharSourceRange::getTokenRange(Begin, DR->getLocation()),
-                         namespaceQualifier(Path) + ED->getNameAsString() +
-                             "::" + EC->getNameAsString());
       }
       return ok();
     }
@@ -971,13 +976,9 @@ public:
                   "' of a namespace other than by its name");
     SourceLocation Begin = DR->getQualifierLoc() ? DR->getQualifierLoc().getBeginLoc()
                                                  : DR->getNameInfo().getBeginLoc();
-    SourceLocation End = DR->getNameInfo().getEndLoc();
-    if (Begin.isMacroID() || End.isMacroID())
+    if (!respellName(Begin, DR->getNameInfo().getEndLoc(), Flat))
       return fail("the loop calls '" + FD->getQualifiedNameAsString() +
                   "' of a namespace inside a macro, where its name cannot be spelled");
-    if (!Spelled.insert(Begin.getRawEncoding()).second)
-      return true;
-    RW.ReplaceText(CharSourceRange::getTokenRange(Begin, End), Flat);
     return true;
   }
 
@@ -1293,13 +1294,12 @@ public:
       for (const Decl *Other : Types)
         if (const auto *O = dyn_cast<ClassTemplateSpecializationDecl>(Other);
             O && O->getSpecializedTemplate() == CT) {
-          // Another instance: the template is declared already; its fields' types still count.
+          // Another instance: the template is declared already (the kernel's text skips this
+          // entry, so its place does not matter); its fields' types still count.
+          SecondInstances.insert(TD);
           Types.push_back(TD);
           for (const FieldDecl *F : CTS->fields())
             noteType(F->getType());
-          Types.erase(std::find(Types.begin(), Types.end(), TD));
-          SecondInstances.insert(TD);
-          Types.push_back(TD);
           return;
         }
     }
@@ -1322,20 +1322,13 @@ public:
   /// One in an unnamed namespace fails here, with its own reason.
   bool atNamespaceScope(QualType T, const Decl *D) {
     std::vector<const NamespaceDecl *> Path;
-    if (namespacePath(D, Path))
+    bool Shadowed = false;
+    if (namespacePath(D, Path, &Shadowed))
       return true;
-    for (const DeclContext *DC = D->getDeclContext()->getRedeclContext();
-         !DC->isTranslationUnit(); DC = DC->getParent()->getRedeclContext()) {
-      const auto *ND = dyn_cast<NamespaceDecl>(DC);
-      if (!ND)
-        return false; // a member of a class or a function
-      if (ND->isAnonymousNamespace()) {
-        fail("the loop uses type '" + typeText(T) +
-             "' of an unnamed namespace, and another declaration has its name outside it, "
-             "which the kernel's qualified name would find instead");
-        return false;
-      }
-    }
+    if (Shadowed)
+      fail("the loop uses type '" + typeText(T) +
+           "' of an unnamed namespace, and another declaration has its name outside it, "
+           "which the kernel's qualified name would find instead");
     return false;
   }
 
@@ -1383,14 +1376,21 @@ public:
         D->isInStdNamespace() || SM.isInSystemHeader(D->getLocation()))
       return true;
     SourceLocation Begin = TL.getQualifierLoc() ? TL.getQualifierLoc().getBeginLoc() : NameLoc;
-    if (Begin.isMacroID() || NameLoc.isMacroID())
+    if (!respellName(Begin, NameLoc, namespaceQualifier(Path) + D->getNameAsString()))
       return fail("the code names type '" + D->getQualifiedNameAsString() +
                   "' of a namespace inside a macro, where the kernel cannot spell it");
-    if (!Spelled.insert(Begin.getRawEncoding()).second)
-      return true;
-    RW.ReplaceText(CharSourceRange::getTokenRange(Begin, NameLoc),
-                   namespaceQualifier(Path) + D->getNameAsString());
-    ++TypeRespells;
+    return true;
+  }
+
+  /// Replaces the written name from Begin (its qualifier's first token) to End (its last) with
+  /// Text, once per written name; false, with nothing changed, where it is in a macro.
+  bool respellName(SourceLocation Begin, SourceLocation End, const std::string &Text) {
+    if (Begin.isMacroID() || End.isMacroID())
+      return false;
+    if (Spelled.insert(Begin.getRawEncoding()).second) {
+      RW.ReplaceText(CharSourceRange::getTokenRange(Begin, End), Text);
+      ++Respells;
+    }
     return true;
   }
 
@@ -1399,22 +1399,22 @@ public:
   /// respellType over the types of a carried function's declarator (its parameters and its
   /// result), which the walk of its body does not reach; whether any was respelled.
   bool respellSignature(const FunctionDecl *F) {
-    unsigned Before = TypeRespells;
+    unsigned Before = Respells;
     if (const TypeSourceInfo *TSI = F->getTypeSourceInfo())
       if (auto FTL = TSI->getTypeLoc().getAsAdjusted<FunctionTypeLoc>())
         respellTypesIn(FTL.getReturnLoc());
     for (const ParmVarDecl *P : F->parameters())
       respellDeclaredType(P);
-    return TypeRespells != Before;
+    return Respells != Before;
   }
 
   /// respellType over the written type of D (a parameter, a range-for's element); whether any
   /// was respelled.
   bool respellDeclaredType(const DeclaratorDecl *D) {
-    unsigned Before = TypeRespells;
+    unsigned Before = Respells;
     if (const TypeSourceInfo *TSI = D->getTypeSourceInfo())
       respellTypesIn(TSI->getTypeLoc());
-    return TypeRespells != Before;
+    return Respells != Before;
   }
 
   void respellTypesIn(TypeLoc TL) {
@@ -1707,7 +1707,7 @@ public:
   std::map<const FunctionTemplateDecl *, const FunctionDecl *> TemplateUses;
   std::set<const FunctionDecl *> Renamed; ///< Functions carried under a name of their own.
   std::set<SourceLocation::UIntTy> Spelled; ///< Names already spelled for the kernel.
-  unsigned TypeRespells = 0;                ///< respellType's edits so far.
+  unsigned Respells = 0; ///< respellName's edits so far.
   std::set<const FunctionDecl *> SignatureRespelled; ///< respellSignature changed it.
   /// The `__clx_merr_F_d` (`_f`) functions the math calls need (mathErrorCall).
   std::vector<std::string> MathErrorHelpers;

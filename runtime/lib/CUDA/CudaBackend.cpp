@@ -524,7 +524,8 @@ void CudaMemory::timeQueued(trace::Span *Traced, CUevent Start, bool Queued) {
     Api.cuEventDestroy(Start);
     return;
   }
-  trace::beforeFlush(flushTimed);
+  static std::once_flag Hooked; // the hook is the process's, not the device's
+  std::call_once(Hooked, [] { trace::beforeFlush(flushTimed); });
   std::lock_guard<std::mutex> G(S.TimedM);
   S.Timed.push_back({Start, End, trace::nowNs(), trace::currentCall(), Traced->args()});
 }
