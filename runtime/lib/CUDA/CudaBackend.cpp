@@ -74,14 +74,15 @@ public:
   bool toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &Err,
                 trace::Span *Traced) override;
   bool toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err) override;
-  bool within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err) override;
+  bool within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err,
+              trace::Span *Traced) override;
   bool toDevice2D(uint64_t Dst, const void *Src, size_t Width, size_t Rows, size_t Pitch,
                   std::string &Err, trace::Span *Traced) override;
   bool toHost2D(void *Dst, uint64_t Src, size_t Width, size_t Rows, size_t Pitch,
                 std::string &Err) override;
   bool canPeer(const DeviceMemory &From) const override;
-  bool fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
-                std::string &Err) override;
+  bool fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err,
+                trace::Span *Traced) override;
   bool lost() const override;
   bool settleHostReads(std::string &Err) override;
   /// Before anything this device holds reaches the host: waits for every device it took
@@ -98,7 +99,7 @@ private:
   bool mark();
   /// fromPeer, queued on both devices with no wait on the host.
   bool fromPeerQueued(CudaMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
-                      std::string &Err);
+                      std::string &Err, trace::Span *Traced);
   /// After a copy from the program's memory was queued on stream 0: until the stream is
   /// synchronized, the copy may not have read it yet (memory the program page-locked).
   void readsHost();
@@ -227,10 +228,13 @@ struct DeviceState {
     CUevent Start = nullptr, End = nullptr;
     uint64_t QueuedNs = 0; // trace::nowNs() when the copy was queued
     uint64_t Call = 0;     // the loop call it was queued for
-    trace::Args Args;      // its trace event's
+    std::string Name;      // its trace event's ("copy H2D", "copy peer", ...)
+    trace::Args Args;      // and args, with its number on the device ("timed")
   };
   std::mutex TimedM;
   std::vector<TimedCopy> Timed;
+  uint64_t TimedCount = 0;  // copies timed so far (TimedM held)
+  uint64_t TimedEndNs = 0;  // where the last copy-device event recorded ends (TimedM held)
 };
 
 /// Replays kept per device.
@@ -247,8 +251,10 @@ std::map<int, std::unique_ptr<DeviceState>> &states() {
   return *S;
 }
 
-/// Records the queued copies of S whose events the device has reached as "copy-device" events:
-/// placed where the copy was queued, as long as the device took. With Wait, waits for each.
+/// Records the queued copies of S whose events the device has reached as "copy-device" events,
+/// as long as the device took. The host's clock does not see when the device began one: each is
+/// placed at the latest of where it was queued and where the one before it on the stream ended
+/// (the stream runs them in order), which is never before it began. With Wait, waits for each.
 void settleTimed(DeviceState &S, int Ordinal, bool Wait) {
   const DriverApi &Api = DriverApi::get();
   std::lock_guard<std::mutex> G(S.TimedM);
@@ -265,9 +271,10 @@ void settleTimed(DeviceState &S, int Ordinal, bool Wait) {
       break; // later ones follow it on the same stream
     if (Code == CUDA_SUCCESS) {
       trace::CallScope C(T.Call);
-      trace::complete(trace::deviceTrack("cuda" + std::to_string(Ordinal)), "copy H2D",
-                      "copy-device", T.QueuedNs,
-                      T.QueuedNs + uint64_t(std::max(0.0, double(Ms) * 1e6)), T.Args);
+      const uint64_t Begin = std::max(T.QueuedNs, S.TimedEndNs);
+      S.TimedEndNs = Begin + uint64_t(std::max(0.0, double(Ms) * 1e6));
+      trace::complete(trace::deviceTrack("cuda" + std::to_string(Ordinal)), T.Name,
+                      "copy-device", Begin, S.TimedEndNs, T.Args);
     } // else the device failed: only the queueing is in the trace
     Api.cuEventDestroy(T.Start);
     Api.cuEventDestroy(T.End);
@@ -527,7 +534,10 @@ void CudaMemory::timeQueued(trace::Span *Traced, CUevent Start, bool Queued) {
   static std::once_flag Hooked; // the hook is the process's, not the device's
   std::call_once(Hooked, [] { trace::beforeFlush(flushTimed); });
   std::lock_guard<std::mutex> G(S.TimedM);
-  S.Timed.push_back({Start, End, trace::nowNs(), trace::currentCall(), Traced->args()});
+  // The same number on both events pairs them (the device's may start after the queued ends).
+  Traced->args().add("timed", ++S.TimedCount);
+  S.Timed.push_back(
+      {Start, End, trace::nowNs(), trace::currentCall(), Traced->name(), Traced->args()});
 }
 
 bool CudaMemory::settleHostReads(std::string &Err) {
@@ -703,7 +713,8 @@ bool CudaMemory::completeToHost(bool Queued, CUresult Code, std::string &Err) {
   return Ok;
 }
 
-bool CudaMemory::within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err) {
+bool CudaMemory::within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err,
+                        trace::Span *Traced) {
   const DriverApi &Api = DriverApi::get();
   Memcpy3D M;
   std::memset(&M, 0, sizeof(M));
@@ -717,7 +728,11 @@ bool CudaMemory::within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &E
   M.Height = 1;
   M.Depth = 1;
   CUresult Code = CUDA_SUCCESS;
-  bool Ok = current(Err) && CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpy3DAsync(&M, S.Streams[0]));
+  if (!current(Err))
+    return false;
+  CUevent Start = timeStart(Traced);
+  bool Ok = CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpy3DAsync(&M, S.Streams[0]));
+  timeQueued(Traced, Start, Ok);
   if (!Ok && sticky(Code))
     S.Lost = true;
   return Ok;
@@ -779,7 +794,7 @@ bool CudaMemory::canPeer(const DeviceMemory &) const {
 }
 
 bool CudaMemory::fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
-                          std::string &Err) {
+                          std::string &Err, trace::Span *Traced) {
   const DriverApi &Api = DriverApi::get();
   auto &OM = static_cast<CudaMemory &>(From);
   DeviceState &O = OM.S;
@@ -788,7 +803,7 @@ bool CudaMemory::fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t
     return false;
   }
   if (OM.mark() && mark())
-    return fromPeerQueued(OM, Dst, Src, Bytes, Err);
+    return fromPeerQueued(OM, Dst, Src, Bytes, Err, Traced);
   CUresult Code = CUDA_SUCCESS;
   // Without events: the source's resident work (the kernels that wrote it) first, on the
   // host; then the copy, in order with this device's work.
@@ -834,7 +849,7 @@ bool CudaMemory::mark() {
 }
 
 bool CudaMemory::fromPeerQueued(CudaMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
-                                std::string &Err) {
+                                std::string &Err, trace::Span *Traced) {
   const DriverApi &Api = DriverApi::get();
   DeviceState &O = From.S;
   CUresult Code = CUDA_SUCCESS;
@@ -849,10 +864,14 @@ bool CudaMemory::fromPeerQueued(CudaMemory &From, uint64_t Dst, uint64_t Src, si
       !CLUSTRIX_CU_CODE(Api, Err, Code, cuEventRecord(O.Mark, O.Streams[0])))
     return Failed(O);
   if (!current(Err) ||
-      !CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamWaitEvent(S.Streams[0], O.Mark, 0)) ||
-      !CLUSTRIX_CU_CODE(Api, Err, Code,
-                        cuMemcpyPeerAsync(Dst, S.Ctx, Src, O.Ctx, Bytes, S.Streams[0])) ||
-      !CLUSTRIX_CU_CODE(Api, Err, Code, cuEventRecord(S.Mark, S.Streams[0])))
+      !CLUSTRIX_CU_CODE(Api, Err, Code, cuStreamWaitEvent(S.Streams[0], O.Mark, 0)))
+    return Failed(S);
+  // Under tracing, timed from where the stream has passed the wait: the copy's own time.
+  CUevent Start = timeStart(Traced);
+  bool Queued = CLUSTRIX_CU_CODE(
+      Api, Err, Code, cuMemcpyPeerAsync(Dst, S.Ctx, Src, O.Ctx, Bytes, S.Streams[0]));
+  timeQueued(Traced, Start, Queued);
+  if (!Queued || !CLUSTRIX_CU_CODE(Api, Err, Code, cuEventRecord(S.Mark, S.Streams[0])))
     return Failed(S);
   // ... and the source's later work waits for the copy: its next kernels may overwrite what
   // the copy reads, and freeing or reusing its mirror first synchronizes its stream 0 (free).

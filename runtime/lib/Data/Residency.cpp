@@ -223,7 +223,7 @@ bool Table::mirrorFor(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, M
     std::optional<trace::Span> Sp;
     if (trace::on())
       copySpan(Sp, D, "D2D", Bytes, D.name(), D.name(), namesIn(I->first, I->second.HostEnd));
-    if (!D.within(N.Dev + (I->first - NB), I->second.Dev, Bytes, Err)) {
+    if (!D.within(N.Dev + (I->first - NB), I->second.Dev, Bytes, Err, Sp ? &*Sp : nullptr)) {
       D.free(N.Dev, NE - NB);
       return false;
     }
@@ -303,7 +303,8 @@ bool Table::fill(DeviceMemory &D, PerDevice &P, uintptr_t B, uintptr_t E, std::s
       std::optional<trace::Span> Sp;
       if (trace::on())
         copySpan(Sp, D, "peer", SE - SB, O.name(), D.name(), namesIn(SB, SE));
-      if (!D.fromPeer(O, deviceAddress(P, SB), deviceAddress(OP, SB), SE - SB, Err))
+      if (!D.fromPeer(O, deviceAddress(P, SB), deviceAddress(OP, SB), SE - SB, Err,
+                      Sp ? &*Sp : nullptr))
         return false;
     } else {
       // Through the host, which is then current too: the copy back writes the host's bytes,

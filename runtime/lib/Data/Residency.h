@@ -55,7 +55,9 @@ public:
                         trace::Span *Traced) = 0;
   /// Complete when it returns.
   virtual bool toHost(void *Dst, uint64_t Src, size_t Bytes, std::string &Err) = 0;
-  virtual bool within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err) = 0;
+  /// Traced as for toDevice: the copy may be only queued.
+  virtual bool within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &Err,
+                      trace::Span *Traced) = 0;
   /// Rows copies of Width bytes each, Pitch bytes apart on both sides (a device copy keeps the
   /// host's layout): the edge columns of a grid, say. The defaults copy row by row; a backend
   /// with strided copies overrides them with one copy.
@@ -66,8 +68,9 @@ public:
                         std::string &Err);
   /// Whether fromPeer can copy from From's memory directly.
   virtual bool canPeer(const DeviceMemory &From) const = 0;
+  /// Traced as for toDevice: the copy may be only queued.
   virtual bool fromPeer(DeviceMemory &From, uint64_t Dst, uint64_t Src, size_t Bytes,
-                        std::string &Err) = 0;
+                        std::string &Err, trace::Span *Traced) = 0;
   /// Whether the device can no longer give back what it holds.
   virtual bool lost() const = 0;
   /// Waits until every copy from host memory that the device has queued has read it: the

@@ -101,6 +101,7 @@ public:
   Args &args() { return A; }
   /// Renames the event before it is recorded (what a loop call turned out to be).
   void rename(std::string N) { Name = std::move(N); }
+  const std::string &name() const { return Name; }
 
 private:
   int Track;

@@ -10,9 +10,11 @@ Checks a CLUSTRIX_TRACE file (docs/runtime.md#trace):
     within the call's span; every launch lies within a chunk on its device's track, every copy
     within a chunk on its track or within a residency release;
   - every "copy-device" event (a queued copy's time on the device) belongs to a copy marked
-    "queued" on its track (same call, direction, bytes and arrays) and starts within it; it
-    may end after its call: the device runs it on its own; with --min-device-us, every queued
-    copy has one, lasting US or more (the emulator's CLUSTRIX_EMU_COPY_LATENCY);
+    "queued" on its track (same name, call, direction, bytes, arrays and number "timed") and
+    starts no earlier; it may end after its call: the device runs it on its own; on one track
+    they follow one another in the order of their numbers, without overlap (one stream runs
+    them); with --min-device-us, every queued copy has one, lasting US or more (the
+    emulator's CLUSTRIX_EMU_COPY_LATENCY);
   - with --stats (the emulator's CLUSTRIX_EMU_STATS file): per device, the bytes of the trace's
     H2D, D2H, peer and D2D copies equal the emulator's to_device, to_host, peer_in and within
     counters, and its launches the emulator's launches.
@@ -106,12 +108,19 @@ def main():
         if not within(e, ("chunk", "residency")):
             problems.append("%s on %s at %d ns is in no chunk and no residency release" % (e["name"], track(e), e["start"]))
 
-    key = lambda e: (e["tid"], e["args"].get("call"), e["args"].get("dir"), e["args"].get("bytes"),
-                     e["args"].get("array"))
+    key = lambda e: (e["tid"], e["name"], e["args"].get("call"), e["args"].get("dir"),
+                     e["args"].get("bytes"), e["args"].get("array"), e["args"].get("timed"))
     queued = [e for e in copies if e["args"].get("queued")]
     timed = [e for e in spans if e["cat"] == "copy-device"]
+    last = {}  # track -> the latest copy-device event by its number
+    for e in sorted(timed, key=lambda e: (e["tid"], e["args"].get("timed", 0))):
+        before = last.get(e["tid"])
+        if before is not None and e["start"] < before["end"]:
+            problems.append("%s on %s at %d ns (device time) starts before %s, queued before it, ends"
+                            % (e["name"], track(e), e["start"], before["name"]))
+        last[e["tid"]] = e
     for e in timed:
-        owner = [q for q in queued if key(q) == key(e) and q["start"] <= e["start"] <= q["end"]]
+        owner = [q for q in queued if key(q) == key(e) and q["start"] <= e["start"]]
         if not owner:
             problems.append("%s on %s at %d ns (device time) belongs to no queued copy"
                             % (e["name"], track(e), e["start"]))

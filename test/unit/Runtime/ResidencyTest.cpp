@@ -78,12 +78,13 @@ public:
                   reinterpret_cast<const char *>(Src) + R * Pitch, Width);
     return true;
   }
-  bool within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &) override {
+  bool within(uint64_t Dst, uint64_t Src, size_t Bytes, std::string &, trace::Span *) override {
     std::memmove(reinterpret_cast<void *>(Dst), reinterpret_cast<const void *>(Src), Bytes);
     return true;
   }
   bool canPeer(const DeviceMemory &) const override { return Peer; }
-  bool fromPeer(DeviceMemory &, uint64_t Dst, uint64_t Src, size_t Bytes, std::string &) override {
+  bool fromPeer(DeviceMemory &, uint64_t Dst, uint64_t Src, size_t Bytes, std::string &,
+                trace::Span *) override {
     FromPeers += Bytes;
     std::memcpy(reinterpret_cast<void *>(Dst), reinterpret_cast<const void *>(Src), Bytes);
     return true;
