@@ -9,8 +9,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <condition_variable>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -51,7 +53,10 @@ struct State {
   std::vector<std::pair<int, std::string>> Names; // tid -> track name, in creation order
   int HostThreads = 0;
   std::vector<void (*)()> Hooks; // beforeFlush, in registration order
-  bool HooksRan = false;
+  bool HooksRan = false;         // a flush() took them to run
+  bool HooksDone = false;        // and they have returned (HooksDoneCv)
+  std::thread::id HooksThread;   // the thread running them
+  std::condition_variable HooksDoneCv;
 };
 
 State &state() {
@@ -187,18 +192,29 @@ void beforeFlush(void (*Hook)()) {
 
 void flush() {
   State &S = state();
-  // The hooks record events, so they run before the lock is taken, and once.
+  // The hooks record events, so they run before the lock is taken, and once. A flush on
+  // another thread meanwhile (the runtime's own exit beside an atexit) waits for them, so
+  // that the file is written with what they record.
   std::vector<void (*)()> Hooks;
   {
-    std::lock_guard<std::mutex> G(S.M);
-    if (!S.File || S.Written || S.HooksRan)
+    std::unique_lock<std::mutex> G(S.M);
+    if (!S.File || S.Written)
+      return;
+    if (S.HooksRan) {
+      // A hook that ends the program flushes on its own thread: no waiting for itself.
+      if (S.HooksThread != std::this_thread::get_id())
+        S.HooksDoneCv.wait(G, [&] { return S.HooksDone; });
       return flushLocked(S);
+    }
     S.HooksRan = true;
+    S.HooksThread = std::this_thread::get_id();
     Hooks = S.Hooks;
   }
   for (void (*Hook)() : Hooks)
     Hook();
   std::lock_guard<std::mutex> G(S.M);
+  S.HooksDone = true;
+  S.HooksDoneCv.notify_all();
   flushLocked(S);
 }
 
