@@ -284,6 +284,16 @@ if [ $BENCH -eq 1 ] && [ -x "$B/bin/BenchIter" ]; then
       env CLUSTRIX_DEVICES=cuda CLUSTRIX_TRACE="$LOGS/stream-trace.$r.json" "$B/bin/BenchIter" \
         clustrix stream-steps $((1 << 25)) 20 >/dev/null
       python3 bench/resident/copies.py "$LOGS/stream-trace.$r.json"
+      # Staging filled with cached stores (pack_streaming off), and by 16 threads, against the
+      # defaults above (streaming stores, up to 8 threads).
+      for variant in CLUSTRIX_PACK_STREAMING=off CLUSTRIX_PACK_THREADS=16; do
+        out=$(env CLUSTRIX_DEVICES=cuda "$variant" CLUSTRIX_TRACE="$LOGS/stream-trace.$variant.$r.json" \
+          "$B/bin/BenchIter" clustrix stream-steps $((1 << 25)) 20)
+        echo "$out" | grep -q "elements_wrong 0$" && ok "resident stream, $variant, every element right" ||
+          bad "resident stream, $variant, wrong elements"
+        echo "$variant:"
+        python3 bench/resident/copies.py "$LOGS/stream-trace.$variant.$r.json"
+      done
       # The same copies with their pages locked for each (host_register), and what locking
       # costs on its own (hand-written, 16 MiB to 1 GiB).
       out=$(env CLUSTRIX_DEVICES=cuda CLUSTRIX_HOST_REGISTER=on \

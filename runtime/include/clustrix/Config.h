@@ -53,6 +53,7 @@ struct RuntimeConfig {
   LogLevel Log = LogLevel::Warn;        ///< log_level.
   uint64_t PinnedStagingBytes = 64ull << 20; ///< pinned_staging_bytes per CUDA device.
   uint32_t PackThreads = 0;             ///< pack_threads: threads that fill and empty staging; 0 = up to 8.
+  bool PackStreaming = true;            ///< pack_streaming: fill staging with streaming stores.
   bool HostRegister = false;            ///< host_register: page-lock large ranges and copy them directly.
   bool PageableAccess = false;          ///< pageable_access: kernels use the host's memory where a GPU can.
   uint64_t CudaMemoryLimit = 0;         ///< cuda_memory_limit: device bytes a chunk may use; 0 = free memory.

@@ -379,6 +379,11 @@ unsigned packThreads() {
   return N;
 }
 
+/// How the host fills staging memory, which only the link reads next (pack_streaming).
+Stores packStores() {
+  return activeConfig().PackStreaming ? Stores::Streaming : Stores::Cached;
+}
+
 /// Moves N pieces from the host to a device through two pinned buffers, so that the host packs
 /// piece K + 1 into one while the link reads piece K from the other. Pack(K, Buf) fills a
 /// buffer; Issue(K, Buf) queues its transfer on the stream that Sync waits for. A buffer is
@@ -578,7 +583,10 @@ bool CudaMemory::staged(bool ToDevice, char *Host, uint64_t Dev, size_t Bytes,
       ToDevice
           ? pipelineToDevice(
                 N, Buf,
-                [&](size_t K, char *B) { copyRows(B, 0, Host + K * Half, 0, 1, Size(K), Threads); },
+                [&](size_t K, char *B) {
+                  copyRows(B, 0, Host + K * Half, 0, 1, Size(K), Threads,
+                           MinParallelCopyBytes, packStores());
+                },
                 [&](size_t K, char *B) {
                   return CLUSTRIX_CU_CODE(Api, Err, Code, cuMemcpyHtoDAsync(Dev + K * Half, B,
                                                                             Size(K), S.Streams[0]));
@@ -1140,7 +1148,8 @@ Memcpy3D pieceCopy(const BoxCopy &C, const Piece &P, bool ToDevice, const char *
 /// Packs one piece of the host array into dense staging memory.
 void stagePiece(const BoxCopy &C, const Piece &P, const char *HostArray, char *Dense) {
   copyRows(Dense, P.Width, HostArray + C.OffsetBytes + (P.Z * C.SlabRows + P.Y0) * C.Pitch + P.X0,
-           C.Pitch, P.Rows, P.Width, packThreads());
+           C.Pitch, P.Rows, P.Width, packThreads(), MinParallelCopyBytes,
+           packStores());
 }
 
 

@@ -249,6 +249,8 @@ const KeySpec Keys[] = {
      [](RuntimeConfig &C, const std::string &V) {
        C.PackThreads = static_cast<uint32_t>(parseUnsigned(V, 0, 64, false));
      }},
+    {"pack_streaming", "CLUSTRIX_PACK_STREAMING",
+     [](RuntimeConfig &C, const std::string &V) { C.PackStreaming = parseBool(V); }},
     {"host_register", "CLUSTRIX_HOST_REGISTER",
      [](RuntimeConfig &C, const std::string &V) { C.HostRegister = parseBool(V); }},
     {"pageable_access", "CLUSTRIX_PAGEABLE_ACCESS",

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -11,20 +12,65 @@
 #include <thread>
 #include <unistd.h>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 using namespace clustrix::rt;
 
 namespace {
 
+/// Copies N bytes with streaming stores where the machine has them (Stores::Streaming); the
+/// caller fences.
+void streamCopy(char *Dst, const char *Src, size_t N) {
+#if defined(__SSE2__)
+  // Whole 16-byte stores to aligned addresses; the ragged ends through memcpy.
+  size_t Head = (16 - (reinterpret_cast<uintptr_t>(Dst) & 15)) & 15;
+  if (N < Head + 64) {
+    std::memcpy(Dst, Src, N);
+    return;
+  }
+  std::memcpy(Dst, Src, Head);
+  Dst += Head;
+  Src += Head;
+  N -= Head;
+  size_t I = 0;
+  for (; I + 64 <= N; I += 64) {
+    __m128i A = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Src + I));
+    __m128i B = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Src + I + 16));
+    __m128i C = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Src + I + 32));
+    __m128i D = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Src + I + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i *>(Dst + I), A);
+    _mm_stream_si128(reinterpret_cast<__m128i *>(Dst + I + 16), B);
+    _mm_stream_si128(reinterpret_cast<__m128i *>(Dst + I + 32), C);
+    _mm_stream_si128(reinterpret_cast<__m128i *>(Dst + I + 48), D);
+  }
+  for (; I + 16 <= N; I += 16)
+    _mm_stream_si128(reinterpret_cast<__m128i *>(Dst + I),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i *>(Src + I)));
+  std::memcpy(Dst + I, Src + I, N - I);
+#else
+  std::memcpy(Dst, Src, N);
+#endif
+}
+
 /// Copies bytes [Begin, End) of the rows laid end to end.
 void copyRange(char *Dst, size_t DstPitch, const char *Src, size_t SrcPitch, size_t Width,
-               size_t Begin, size_t End) {
+               size_t Begin, size_t End, Stores How) {
   while (Begin < End) {
     size_t Row = Begin / Width, Col = Begin % Width;
     size_t N = std::min(Width - Col, End - Begin);
-    std::memcpy(Dst + Row * DstPitch + Col, Src + Row * SrcPitch + Col, N);
+    if (How == Stores::Streaming)
+      streamCopy(Dst + Row * DstPitch + Col, Src + Row * SrcPitch + Col, N);
+    else
+      std::memcpy(Dst + Row * DstPitch + Col, Src + Row * SrcPitch + Col, N);
     Begin += N;
   }
+#if defined(__SSE2__)
+  // Streaming stores are weakly ordered: visible to the device before the copy is issued.
+  if (How == Stores::Streaming)
+    _mm_sfence();
+#endif
 }
 
 /// The threads that copy parts for copyRows, kept between copies: a copy of a few MiB takes
@@ -124,12 +170,12 @@ private:
 
 void clustrix::rt::copyRows(char *Dst, size_t DstPitch, const char *Src, size_t SrcPitch,
                             size_t Rows, size_t Width, unsigned Threads,
-                            size_t MinParallelBytes) {
+                            size_t MinParallelBytes, Stores How) {
   size_t Total = Rows * Width;
   if (Total == 0)
     return;
   if (Threads <= 1 || Total < MinParallelBytes) {
-    copyRange(Dst, DstPitch, Src, SrcPitch, Width, 0, Total);
+    copyRange(Dst, DstPitch, Src, SrcPitch, Width, 0, Total, How);
     return;
   }
   // Equal parts, each at least 1 MiB; cut at 64-byte multiples so no two threads write one
@@ -139,7 +185,7 @@ void clustrix::rt::copyRows(char *Dst, size_t DstPitch, const char *Src, size_t 
   std::vector<std::function<void()>> Work;
   for (size_t B = 0; B < Total; B += Step) {
     size_t E = std::min(Total, B + Step);
-    Work.push_back([=] { copyRange(Dst, DstPitch, Src, SrcPitch, Width, B, E); });
+    Work.push_back([=] { copyRange(Dst, DstPitch, Src, SrcPitch, Width, B, E, How); });
   }
   if (Work.size() == 1) {
     Work[0]();

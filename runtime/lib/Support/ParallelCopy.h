@@ -13,11 +13,25 @@
 
 namespace clustrix::rt {
 
+/// Least bytes copyRows splits among threads by default: below it, starting the parts costs
+/// about what they save.
+constexpr size_t MinParallelCopyBytes = size_t(4) << 20;
+
+/// How copyRows writes its destination.
+enum class Stores {
+  Cached,   ///< memcpy: for a destination the host reads next (unpacking into the program).
+  Streaming ///< stores that bypass the caches where the machine has them (x86: movntdq),
+            ///< fenced before the copy returns: for a destination that only a device reads
+            ///< next (pinned staging). They skip reading each line before writing it, a
+            ///< third of the memory traffic of a cached copy.
+};
+
 /// Copies Rows rows of Width bytes from Src (rows SrcPitch bytes apart) to Dst (rows DstPitch
 /// apart). With Threads > 1 and at least MinParallelBytes in all, the bytes are split among
 /// that many threads; otherwise the calling thread copies them all.
 void copyRows(char *Dst, size_t DstPitch, const char *Src, size_t SrcPitch, size_t Rows,
-              size_t Width, unsigned Threads, size_t MinParallelBytes = size_t(4) << 20);
+              size_t Width, unsigned Threads, size_t MinParallelBytes = MinParallelCopyBytes,
+              Stores How = Stores::Cached);
 
 } // namespace clustrix::rt
 

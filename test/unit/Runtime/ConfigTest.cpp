@@ -49,6 +49,7 @@ TEST(ConfigTest, EveryKeyParses) {
                                 "log_level: debug\n"
                                 "pinned_staging_bytes: 32M\n"
                                 "pack_threads: 3\n"
+                                "pack_streaming: off\n"
                                 "host_register: on\n"
                                 "pageable_access: yes\n"
                                 "worker_spin_us: 0\n"
@@ -68,6 +69,7 @@ TEST(ConfigTest, EveryKeyParses) {
   EXPECT_EQ(C.Log, LogLevel::Debug);
   EXPECT_EQ(C.PinnedStagingBytes, 32u << 20);
   EXPECT_EQ(C.PackThreads, 3u);
+  EXPECT_FALSE(C.PackStreaming);
   EXPECT_TRUE(C.HostRegister);
   EXPECT_TRUE(C.PageableAccess);
   EXPECT_EQ(C.WorkerSpinMicroseconds, 0u);
@@ -87,12 +89,17 @@ TEST(ConfigTest, EmptyFileMeansDefaults) {
   EXPECT_EQ(C.Log, LogLevel::Warn);
   EXPECT_EQ(C.PinnedStagingBytes, 64u << 20);
   EXPECT_EQ(C.PackThreads, 0u);
+  EXPECT_TRUE(C.PackStreaming);
   EXPECT_FALSE(C.HostRegister);
   EXPECT_FALSE(C.PageableAccess);
 }
 
 TEST(ConfigTest, PackThreadsRange) {
   expectError("pack_threads: 65\n", 1, 15, "pack_threads");
+}
+
+TEST(ConfigTest, PackStreamingIsABoolean) {
+  expectError("pack_streaming: fast\n", 1, 17, "pack_streaming");
 }
 
 TEST(ConfigTest, SyntaxError) {
