@@ -340,6 +340,10 @@ struct OneParse {
   std::unique_ptr<ASTConsumer> ChildAnalysis;
   // The parent's side: the rewritten text, when it had no room in the buffer.
   FileID Overflow;
+  /// The analysis met errors in the code (and left it as written), and it ended normally: if
+  /// the compile meets none, the two disagree, and the compile says so at the end.
+  bool AnalysisMetErrors = false;
+  bool ChildFailed = false; ///< The child failed, which the compile said already.
   /// The first annotation of each user file read before the split (noteEarlyFile).
   std::vector<SourceLocation> EarlyAnnotations;
 };
@@ -377,7 +381,10 @@ private:
 
 /// The analysis never follows calls into system headers, and the analysis parse of
 /// `parse=twice` skips their bodies: the child need not instantiate the function templates of
-/// system headers that the translation unit's end would (most of its cost otherwise).
+/// system headers that the translation unit's end would (most of its cost otherwise). One
+/// without linkage outside the translation unit stays (`std::vector<Cell>::data` for a `Cell`
+/// of an unnamed namespace or of a function): used and never defined, it is an error at the
+/// translation unit's end, which would leave the file's loops as written.
 void dropSystemInstantiations(Sema &S) {
   SourceManager &SM = S.getSourceManager();
   auto &Pending = S.PendingInstantiations;
@@ -386,7 +393,8 @@ void dropSystemInstantiations(Sema &S) {
                                  const auto *FD = dyn_cast<FunctionDecl>(I.first);
                                  const FunctionDecl *Pattern =
                                      FD ? FD->getTemplateInstantiationPattern(false) : nullptr;
-                                 return Pattern && SM.isInSystemHeader(Pattern->getLocation());
+                                 return Pattern && SM.isInSystemHeader(Pattern->getLocation()) &&
+                                        FD->isExternallyVisible();
                                }),
                 Pending.end());
 }
@@ -438,8 +446,14 @@ class OneParseConsumer : public ASTConsumer {
 public:
   explicit OneParseConsumer(std::shared_ptr<OneParse> P) : P(std::move(P)) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    if (!P->IsChild)
+    if (!P->IsChild) {
+      // Silence here would leave a program's loops serial with no word why.
+      if (P->AnalysisMetErrors && !Ctx.getDiagnostics().hasErrorOccurred())
+        P->warn("the analysis of this file met errors that the compile did not; its annotated "
+                "loops run as written (please report this; -fplugin-arg-clustrix-parse=twice "
+                "analyses them in a parse of their own)");
       return;
+    }
     if (P->ChildAnalysis)
       P->ChildAnalysis->HandleTranslationUnit(Ctx); // childDone ends the process
     _exit(3);
@@ -527,8 +541,9 @@ bool OneParse::analyseInChild(PipelineOutput &Out) {
     // The child: no output of its own, no clean-up of the parent's files on a crash.
     close(Fds[0]);
     // The tests' way to a child that fails: CLUSTRIX_PLUGIN_CHILD_FAULT=signal, exit or short
-    // (a result cut off).
-    if (const char *F = std::getenv("CLUSTRIX_PLUGIN_CHILD_FAULT")) {
+    // (a result cut off); `errors` is a child that ends well (childDone).
+    if (const char *F = std::getenv("CLUSTRIX_PLUGIN_CHILD_FAULT");
+        F && llvm::StringRef(F) != "errors") {
       llvm::StringRef Fault(F);
       if (Fault == "exit")
         _exit(5);
@@ -640,12 +655,16 @@ bool OneParse::analyseInChild(PipelineOutput &Out) {
          "-fplugin-arg-clustrix-parse=twice analyses them in a parse of their own)");
     Out = PipelineOutput();
     Out.SourceHadErrors = true; // nothing to apply
+    ChildFailed = true;
   }
   return true;
 }
 
 void OneParse::childDone(CompilerInstance &C, PipelineOutput &Out) {
   SourceManager &CSM = C.getSourceManager();
+  // The tests' way to an analysis that meets errors the compile does not.
+  if (const char *F = std::getenv("CLUSTRIX_PLUGIN_CHILD_FAULT"); F && llvm::StringRef(F) == "errors")
+    Out.SourceHadErrors = true;
   if (!Out.SourceHadErrors) // code that does not compile gets no report (as with parse=twice)
     for (const std::string &M : writeOutputs(S, Main.getName(), Text, Out))
       Out.Diags.push_back({DiagnosticsEngine::Error, SourceLocation(), M, {}, {}});
@@ -726,8 +745,10 @@ bool OneParse::analyseNested(PipelineOutput &Out) {
 
 void OneParse::apply(PipelineOutput &Out) {
   // Code that does not compile is left to the compile, which reports it on the text as written.
-  if (Out.SourceHadErrors)
+  if (Out.SourceHadErrors) {
+    AnalysisMetErrors = !ChildFailed;
     return;
+  }
   emitDiagnostics(CI.getDiagnostics(), Out.Diags, [](SourceLocation L) { return L; });
   if (!Out.Changed)
     return; // the text as written follows the split, as it is
