@@ -216,6 +216,8 @@ public:
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl())) {
       const auto *ED = cast<EnumDecl>(EC->getDeclContext());
       noteType(Ctx.getTypeDeclType(ED));
+      if (ok() && isMemberType(ED))
+        return respellMemberEnumerator(DR);
       // A namespace's enumerator, spelled with its whole qualifier as its type is.
       std::vector<const NamespaceDecl *> Path;
       if (ok() && ED->getIdentifier() && namespacePath(ED, Path) && !Path.empty()) {
@@ -1254,16 +1256,21 @@ public:
       fail("the loop uses type '" + typeText(T) + "' from a system header");
       return;
     }
-    const TypedefNameDecl *Named = TD->getIdentifier() ? ownerTypedef(TD)
-                                                       : TD->getTypedefNameForAnonDecl();
+    // A class's member type is declared in the kernel apart from its class (memberScope).
+    const bool Member = isMemberType(TD);
+    const TypedefNameDecl *Named = Member                ? nullptr
+                                   : TD->getIdentifier() ? ownerTypedef(TD)
+                                                         : TD->getTypedefNameForAnonDecl();
     // A namespace's type is declared in the kernel inside its namespace, and spelled with its
     // whole qualifier wherever the kernel names it (respellType).
-    if (!atNamespaceScope(T, TD) ||
+    if ((!Member && !atNamespaceScope(T, TD)) ||
         (!TD->getIdentifier() && !Named && !isa<EnumDecl>(TD))) { // `enum { K = 8 };` is fine
       if (ok())
-        fail("the loop uses type '" + typeText(T) + "', which is not declared at file scope");
+        fail("the loop uses type '" + typeText(T) + "', " + notCarried(TD));
       return;
     }
+    if (Member)
+      MemberTypes.insert(TD);
     if (const auto *RD = dyn_cast<CXXRecordDecl>(TD); RD && RD->hasUserDeclaredDestructor() &&
                                                       RD->getDestructor() &&
                                                       RD->getDestructor()->isUserProvided()) {
@@ -1305,8 +1312,10 @@ public:
     }
     Types.push_back(TD); // before its fields' types: a field of its own type is a pointer
     if (const auto *RD = dyn_cast<RecordDecl>(TD))
-      for (const FieldDecl *F : RD->fields())
+      for (const FieldDecl *F : RD->fields()) {
         noteType(F->getType());
+        noteFieldEnums(F);
+      }
     // Dependencies first: move it after what its fields needed.
     Types.erase(std::find(Types.begin(), Types.end(), TD));
     if (Named) {
@@ -1316,6 +1325,25 @@ public:
       return;
     }
     Types.push_back(TD);
+  }
+
+  /// The enums whose enumerators a field's declaration names (an array bound, a default
+  /// initializer): the kernel declares them before the record.
+  void noteFieldEnums(const FieldDecl *F) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      std::vector<const EnumDecl *> Found;
+      bool VisitDeclRefExpr(DeclRefExpr *DR) {
+        if (const auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl()))
+          Found.push_back(cast<EnumDecl>(EC->getDeclContext()));
+        return true;
+      }
+    } Fi;
+    if (const TypeSourceInfo *TSI = F->getTypeSourceInfo())
+      Fi.TraverseTypeLoc(TSI->getTypeLoc());
+    if (const Expr *Init = F->getInClassInitializer())
+      Fi.TraverseStmt(const_cast<Expr *>(Init));
+    for (const EnumDecl *ED : Fi.Found)
+      noteType(Ctx.getTypeDeclType(ED));
   }
 
   /// Whether the kernel can declare D, a type T uses: at file scope, or in named namespaces.
@@ -1330,6 +1358,230 @@ public:
            "' of an unnamed namespace, and another declaration has its name outside it, "
            "which the kernel's qualified name would find instead");
     return false;
+  }
+
+  /// The classes that enclose D, outermost first, when D is a class's member type that the
+  /// kernel declares apart from them: every class named, neither a template nor an instance of
+  /// one, the outermost at namespace scope; D named (or an enum), not a template either.
+  bool memberPath(const Decl *D, std::vector<const CXXRecordDecl *> &Classes) const {
+    Classes.clear();
+    const auto *ND = dyn_cast<NamedDecl>(D);
+    if (!ND || (!ND->getIdentifier() && !isa<EnumDecl>(D)))
+      return false;
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(D))
+      if (RD->getDescribedClassTemplate() || isa<ClassTemplateSpecializationDecl>(RD) ||
+          RD->isLambda())
+        return false;
+    if (isa<TypeAliasTemplateDecl>(D) || D->isTemplated())
+      return false;
+    const DeclContext *DC = D->getDeclContext();
+    while (const auto *RD = dyn_cast<CXXRecordDecl>(DC)) {
+      if (!RD->getIdentifier() || RD->isLambda() || RD->getDescribedClassTemplate() ||
+          isa<ClassTemplateSpecializationDecl>(RD) || RD->isDependentContext())
+        return false;
+      Classes.insert(Classes.begin(), RD);
+      DC = RD->getDeclContext();
+    }
+    std::vector<const NamespaceDecl *> Path;
+    return !Classes.empty() && namespacePath(Classes.front(), Path);
+  }
+  /// Why the kernel cannot declare type D, which is neither at namespace scope nor a member
+  /// type it carries.
+  static std::string notCarried(const Decl *D) {
+    for (const DeclContext *DC = D->getDeclContext(); !DC->isFileContext(); DC = DC->getParent())
+      if (const auto *RD = dyn_cast<CXXRecordDecl>(DC)) {
+        if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+          return "a member of an instance of class template '" +
+                 CTS->getSpecializedTemplate()->getNameAsString() +
+                 "', which the kernel cannot declare";
+        if (RD->getDescribedClassTemplate())
+          return "a member of class template '" + RD->getNameAsString() +
+                 "', which the kernel cannot declare";
+      } else if (isa<FunctionDecl>(DC)) {
+        break;
+      }
+    return "which is not declared at file scope";
+  }
+
+  bool isMemberType(const Decl *D) const {
+    std::vector<const CXXRecordDecl *> Classes;
+    return memberPath(D, Classes);
+  }
+
+  /// The struct that declares member type D in the kernel, in the namespaces of its outermost
+  /// class: `__clx_m` and each class's name then D's, each after its length (`Mesh::Node` ->
+  /// `__clx_m4Mesh4Node`); an unnamed enum by its place among its class's declarations.
+  std::string memberScope(const Decl *D) const {
+    std::vector<const CXXRecordDecl *> Classes;
+    memberPath(D, Classes);
+    std::string S = "__clx_m";
+    for (const CXXRecordDecl *C : Classes) {
+      std::string N = C->getNameAsString();
+      S += std::to_string(N.size()) + N;
+    }
+    const auto *ND = cast<NamedDecl>(D);
+    if (ND->getIdentifier()) {
+      std::string N = ND->getNameAsString();
+      return S + std::to_string(N.size()) + N;
+    }
+    unsigned Place = 0;
+    for (const Decl *M : D->getDeclContext()->decls()) {
+      if (M == D)
+        break;
+      ++Place;
+    }
+    return S + "_" + std::to_string(Place);
+  }
+
+  /// Member type D as the kernel's code names it from anywhere: `::geo::__clx_m4Mesh4Node::Node`
+  /// (an unnamed enum: its struct, whose members its enumerators are).
+  std::string memberSpelling(const Decl *D) const {
+    std::vector<const CXXRecordDecl *> Classes;
+    memberPath(D, Classes);
+    std::vector<const NamespaceDecl *> Path;
+    namespacePath(Classes.front(), Path);
+    std::string S = namespaceQualifier(Path) + memberScope(D);
+    const auto *ND = cast<NamedDecl>(D);
+    return ND->getIdentifier() ? S + "::" + ND->getNameAsString() : S;
+  }
+
+  /// An enumerator of a member enum, spelled through the enum's struct (`Free`, `Mesh::Free`
+  /// -> `::__clx_m4Mesh4Kind::Kind::Free`).
+  bool respellMemberEnumerator(const DeclRefExpr *DR) {
+    const auto *EC = cast<EnumConstantDecl>(DR->getDecl());
+    const auto *ED = cast<EnumDecl>(EC->getDeclContext());
+    SourceLocation Begin =
+        DR->getQualifierLoc() ? DR->getQualifierLoc().getBeginLoc() : DR->getLocation();
+    if (!respellName(Begin, DR->getLocation(), memberSpelling(ED) + "::" + EC->getNameAsString()))
+      return fail("the code names enumerator '" + EC->getQualifiedNameAsString() +
+                  "' of a class inside a macro, where the kernel cannot spell it");
+    return ok();
+  }
+
+  /// Whether the kernel declares record RD itself (in Types), apart or at namespace scope.
+  bool carried(const CXXRecordDecl *RD) const {
+    const CXXRecordDecl *Def = RD->getDefinition();
+    return Def && std::find(Types.begin(), Types.end(), Def) != Types.end();
+  }
+
+  /// The text of D for the kernel. In a carried record's text (and in its nested records'),
+  /// the definition of a member type the kernel declares apart becomes a typedef of that one
+  /// (`typedef ::__clx_m4Mesh4Node::Node Node`), so that the class's member and the loop's
+  /// are one type.
+  std::string declText(const Decl *D) {
+    if (auto It = SpelledAs.find(D); It != SpelledAs.end())
+      return It->second;
+    const RecordDecl *Rec = dyn_cast<RecordDecl>(D);
+    if (const auto *TN = dyn_cast<TypedefNameDecl>(D))
+      if (const TagDecl *T = TN->getUnderlyingType()->getAsTagDecl())
+        if (AnonRecords.count(T) || ownerTypedef(T) == TN)
+          Rec = dyn_cast<RecordDecl>(T);
+    std::vector<std::pair<CharSourceRange, std::string>> Holes;
+    if (const auto *RD = dyn_cast_or_null<CXXRecordDecl>(Rec))
+      memberHoles(RD, Holes);
+    if (Holes.empty())
+      return text(D->getSourceRange());
+    CharSourceRange All = SM.getExpansionRange(D->getSourceRange());
+    SourceLocation At = All.getBegin();
+    SourceLocation End = Lexer::getLocForEndOfToken(All.getEnd(), 0, SM, Ctx.getLangOpts());
+    std::string T;
+    for (const auto &[Hole, Alias] : Holes) {
+      T += RW.getRewrittenText(CharSourceRange::getCharRange(At, Hole.getBegin())) + Alias;
+      At = Hole.getEnd();
+    }
+    T += RW.getRewrittenText(CharSourceRange::getCharRange(At, End));
+    noteMacrosIn(D->getSourceRange());
+    return T;
+  }
+
+  /// The declarations inside RD (and its nested records) of member types the kernel declares
+  /// apart, in source order, each with the typedef that replaces it: the first declaration of
+  /// a type becomes its typedef, a later one (a definition after `struct Node;`) nothing.
+  void memberHoles(const CXXRecordDecl *RD,
+                   std::vector<std::pair<CharSourceRange, std::string>> &Holes) {
+    std::set<const Decl *> Aliased;
+    std::function<void(const CXXRecordDecl *)> Walk = [&](const CXXRecordDecl *R) {
+      for (const Decl *M : R->decls()) {
+        const auto *Tag = dyn_cast<TagDecl>(M);
+        if (!Tag || M->isImplicit() || !Tag->getIdentifier())
+          continue;
+        const TagDecl *Def = Tag->getDefinition();
+        if (Def && MemberTypes.count(Def)) {
+          SourceRange SR = M->getSourceRange();
+          if (SR.getBegin().isMacroID() || SR.getEnd().isMacroID() ||
+              Tag->isEmbeddedInDeclarator()) {
+            fail("member type '" + Tag->getQualifiedNameAsString() +
+                 "' is declared where the kernel cannot replace it (in a macro, or with a "
+                 "variable)");
+            continue;
+          }
+          SourceLocation E = Lexer::getLocForEndOfToken(SR.getEnd(), 0, SM, Ctx.getLangOpts());
+          Holes.push_back({CharSourceRange::getCharRange(SR.getBegin(), E),
+                           Aliased.insert(Def).second
+                               ? "typedef " + memberSpelling(Def) + " " + Tag->getNameAsString()
+                               : ""});
+          continue;
+        }
+        if (const auto *Nested = dyn_cast<CXXRecordDecl>(M);
+            Nested && Nested->isThisDeclarationADefinition())
+          Walk(Nested);
+      }
+    };
+    Walk(RD);
+  }
+
+  /// Text, a declaration of member type D or of something of it, without its final `;`, in
+  /// the namespaces of D's outermost class, as inNamespaces does for a namespace's member.
+  std::string inMemberNamespaces(const Decl *D, const std::string &Text, bool Semi) const {
+    std::vector<const CXXRecordDecl *> Classes;
+    memberPath(D, Classes);
+    return inNamespaces(Classes.front(), Text, Semi);
+  }
+  /// Text, member type D's declaration without its final `;`, inside D's struct, in its
+  /// namespaces: `struct __clx_m4Mesh4Kind { enum Kind { ... }; }`.
+  std::string inMemberScope(const Decl *D, const std::string &Text, bool Semi) const {
+    return inMemberNamespaces(D, "struct " + memberScope(D) + " { " + Text + "; }", Semi);
+  }
+
+  /// Per outermost class of the member types, a declaration of it that only names them:
+  /// `namespace geo { struct Mesh { typedef ::geo::__clx_m4Mesh4Node::Node Node; }; }`.
+  std::vector<std::string> memberClassStubs() const {
+    struct Node {
+      std::map<const CXXRecordDecl *, Node> Inner;
+      std::vector<const CXXRecordDecl *> Order;
+      std::vector<std::string> Aliases;
+    } Root;
+    for (const Decl *D : Types) {
+      if (!MemberTypes.count(D) || !cast<NamedDecl>(D)->getIdentifier())
+        continue;
+      std::vector<const CXXRecordDecl *> Classes;
+      memberPath(D, Classes);
+      // A carried class declares the name itself (declText's typedef).
+      if (std::any_of(Classes.begin(), Classes.end(),
+                      [&](const CXXRecordDecl *C) { return carried(C); }))
+        continue;
+      Node *N = &Root;
+      for (const CXXRecordDecl *C : Classes) {
+        if (!N->Inner.count(C))
+          N->Order.push_back(C);
+        N = &N->Inner[C];
+      }
+      std::string Name = cast<NamedDecl>(D)->getNameAsString();
+      N->Aliases.push_back("typedef " + memberSpelling(D) + " " + Name + ";");
+    }
+    std::function<std::string(const CXXRecordDecl *, const Node &)> Text =
+        [&](const CXXRecordDecl *C, const Node &N) {
+          std::string T = "struct " + C->getNameAsString() + " {";
+          for (const std::string &A : N.Aliases)
+            T += " " + A;
+          for (const CXXRecordDecl *I : N.Order)
+            T += " " + Text(I, N.Inner.at(I)) + ";";
+          return T + " }";
+        };
+    std::vector<std::string> Out;
+    for (const CXXRecordDecl *C : Root.Order)
+      Out.push_back(inNamespaces(C, Text(C, Root.Inner.at(C)), /*Semi=*/false));
+    return Out;
   }
 
   /// A written name of a namespace's type, spelled with its whole qualifier (`Particle` or
@@ -1371,11 +1623,28 @@ public:
     } else {
       return true;
     }
+    SourceLocation Begin = TL.getQualifierLoc() ? TL.getQualifierLoc().getBeginLoc() : NameLoc;
+    if (D->getIdentifier() && !D->isInStdNamespace() && !SM.isInSystemHeader(D->getLocation()) &&
+        isMemberType(D)) {
+      // A class's member type, named as its scope declares it (`Node`, `Mesh::Node` ->
+      // `::__clx_m4Mesh4Node::Node`); the code that names it needs it.
+      if (!OnlyMembers) {
+        if (const auto *TN = dyn_cast<TypedefNameDecl>(D))
+          noteTypedef(Ctx.getTypedefType(TN));
+        else if (const auto *Tag = dyn_cast<TagDecl>(D))
+          noteType(Ctx.getTypeDeclType(Tag));
+      }
+      if (!respellName(Begin, NameLoc, memberSpelling(D)))
+        return fail("the code names type '" + D->getQualifiedNameAsString() +
+                    "' of a class inside a macro, where the kernel cannot spell it");
+      return ok();
+    }
+    if (OnlyMembers)
+      return true;
     std::vector<const NamespaceDecl *> Path;
     if (!D->getIdentifier() || !namespacePath(D, Path) || Path.empty() ||
         D->isInStdNamespace() || SM.isInSystemHeader(D->getLocation()))
       return true;
-    SourceLocation Begin = TL.getQualifierLoc() ? TL.getQualifierLoc().getBeginLoc() : NameLoc;
     if (!respellName(Begin, NameLoc, namespaceQualifier(Path) + D->getNameAsString()))
       return fail("the code names type '" + D->getQualifiedNameAsString() +
                   "' of a namespace inside a macro, where the kernel cannot spell it");
@@ -1417,13 +1686,83 @@ public:
     return Respells != Before;
   }
 
+  /// Walks TL (or, with a statement, an expression) for respellType and, in a record's or a
+  /// typedef's text (OnlyMembers), for member enumerators too.
+  struct Speller : RecursiveASTVisitor<Speller> {
+    ClosureBuilder &B;
+    explicit Speller(ClosureBuilder &B) : B(B) {}
+    bool VisitElaboratedTypeLoc(ElaboratedTypeLoc TL) { return B.respellType(TL); }
+    bool VisitDeclRefExpr(DeclRefExpr *DR) {
+      if (!B.OnlyMembers)
+        return true;
+      if (const auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl()))
+        if (B.isMemberType(cast<EnumDecl>(EC->getDeclContext())))
+          return B.respellMemberEnumerator(DR);
+      // A static member of a class the kernel does not declare, in a type's text (an array
+      // bound); one of a carried class is declared in its text.
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()); VD && VD->isStaticDataMember())
+        if (const auto *C = dyn_cast<CXXRecordDecl>(VD->getDeclContext()); !C || !B.carried(C))
+          return B.fail("a type the loop uses names '" + VD->getQualifiedNameAsString() +
+                        "', a static member of a class, which the kernel does not declare");
+      return true;
+    }
+  };
   void respellTypesIn(TypeLoc TL) {
-    struct Speller : RecursiveASTVisitor<Speller> {
-      ClosureBuilder &B;
-      explicit Speller(ClosureBuilder &B) : B(B) {}
-      bool VisitElaboratedTypeLoc(ElaboratedTypeLoc TL) { return B.respellType(TL); }
-    } S(*this);
+    Speller S(*this);
     S.TraverseTypeLoc(TL);
+  }
+
+  /// What the kernel's text of a record or typedef in Types names of member types, spelled as
+  /// the kernel declares them (OnlyMembers: its namespaces' types stay as written, since it is
+  /// declared inside them): its fields' types and default initializers, the signatures of its
+  /// member functions the kernel calls, a typedef's type; a member record's own name, which
+  /// its definition gives with its struct's (`struct __clx_m4Mesh4Node::Node { ... }`); the
+  /// qualifier of such a record's member function defined outside it.
+  void respellMemberUses() {
+    OnlyMembers = true;
+    Speller Sp(*this);
+    for (const Decl *D : Types) {
+      if (SecondInstances.count(D))
+        continue;
+      if (const auto *TN = dyn_cast<TypedefNameDecl>(D)) {
+        if (const TypeSourceInfo *TSI = TN->getTypeSourceInfo())
+          respellTypesIn(TSI->getTypeLoc());
+        continue;
+      }
+      const auto *RD = dyn_cast<CXXRecordDecl>(D);
+      if (!RD)
+        continue;
+      for (const FieldDecl *F : RD->fields()) {
+        respellDeclaredType(F);
+        if (const Expr *Init = F->getInClassInitializer())
+          Sp.TraverseStmt(const_cast<Expr *>(Init));
+      }
+      if (!MemberTypes.count(RD))
+        continue;
+      if (!respellName(RD->getQualifierLoc() ? RD->getQualifierLoc().getBeginLoc()
+                                             : RD->getLocation(),
+                       RD->getLocation(), memberScope(RD) + "::" + RD->getNameAsString())) {
+        fail("member type '" + RD->getQualifiedNameAsString() +
+             "' is defined inside a macro, where the kernel cannot name it");
+        break;
+      }
+      for (const CXXMethodDecl *M : Methods)
+        if (M->getParent() == RD) {
+          for (const FunctionDecl *Decl : M->redecls())
+            respellSignature(Decl);
+          if (M->isOutOfLine())
+            if (NestedNameSpecifierLoc Q = M->getQualifierLoc()) {
+              if (Q.getBeginLoc().isMacroID() || M->getLocation().isMacroID()) {
+                fail("'" + M->getQualifiedNameAsString() +
+                     "' is defined inside a macro, where the kernel cannot name it");
+                break;
+              }
+              RW.ReplaceText(CharSourceRange::getCharRange(Q.getBeginLoc(), M->getLocation()),
+                             memberScope(RD) + "::" + RD->getNameAsString() + "::");
+            }
+        }
+    }
+    OnlyMembers = false;
   }
 
   /// T as a note names it: without tag keywords (`geo::Grid::Row`, not `geo::struct Grid::Row`).
@@ -1455,15 +1794,72 @@ public:
         SM.isInSystemHeader(TD->getLocation()) || TD->isInStdNamespace() ||
         TD->getLocation().isInvalid())
       return;
-    if (!atNamespaceScope(T, TD)) {
+    const bool Member = isMemberType(TD);
+    if (!Member && !atNamespaceScope(T, TD)) {
       if (ok())
-        fail("the loop uses type '" + TD->getNameAsString() +
-             "', which is not declared at file scope");
+        fail("the loop uses type '" + TD->getNameAsString() + "', " + notCarried(TD));
       return;
+    }
+    if (Member) {
+      // A member typedef that defines a record (`typedef struct { ... } P;` in a class) is not
+      // carried: its record has no name to declare it by.
+      if (const auto *ET = dyn_cast<ElaboratedType>(TD->getUnderlyingType().getTypePtr());
+          ET && ET->getOwnedTagDecl() && !ET->getOwnedTagDecl()->getIdentifier()) {
+        if (ok())
+          fail("the loop uses type '" + TD->getQualifiedNameAsString() +
+               "', a member typedef that defines an unnamed record, which the kernel cannot "
+               "declare");
+        return;
+      }
+      MemberTypes.insert(TD);
+    }
+    // Written with a system header's typedef that the kernel does not declare
+    // (`std::vector<int>::size_type`): declared with the scalar it stands for.
+    if (std::string Written = systemTypedefIn(TD); !Written.empty()) {
+      QualType U = TD->getUnderlyingType().getCanonicalType();
+      QualType Base = U.getNonReferenceType();
+      while (Base->isPointerType())
+        Base = Base->getPointeeType().getCanonicalType();
+      if (!Base->isBuiltinType()) {
+        if (ok())
+          fail("the loop uses type '" + TD->getQualifiedNameAsString() + "', written with '" +
+               Written + "' of a system header, which the kernel cannot name");
+        return;
+      }
+      SpelledAs[TD] = "typedef " + deviceDeclarator(U, TD->getNameAsString(), Ctx);
     }
     noteType(TD->getUnderlyingType());
     if (std::find(Types.begin(), Types.end(), TD) == Types.end())
       Types.push_back(TD);
+  }
+
+  /// The first typedef of a system header that TD's written type names and the kernel does
+  /// not declare (it declares the fixed-width integers, size_t, ptrdiff_t, intptr_t and
+  /// uintptr_t), or empty.
+  std::string systemTypedefIn(const TypedefNameDecl *TD) const {
+    const TypeSourceInfo *TSI = TD->getTypeSourceInfo();
+    if (!TSI)
+      return "";
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const SourceManager &SM;
+      std::string Found;
+      explicit Finder(const SourceManager &SM) : SM(SM) {}
+      bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
+        static const std::set<std::string> Declared = {
+            "int8_t",  "uint8_t",  "int16_t", "uint16_t",  "int32_t", "uint32_t",
+            "int64_t", "uint64_t", "size_t",  "ptrdiff_t", "intptr_t", "uintptr_t"};
+        const TypedefNameDecl *D = TL.getTypedefNameDecl();
+        if (!SM.isInSystemHeader(D->getLocation()) && !D->isInStdNamespace())
+          return true;
+        if (D->getDeclContext()->getRedeclContext()->isFileContext() &&
+            Declared.count(D->getNameAsString()))
+          return true;
+        Found = D->getQualifiedNameAsString();
+        return false;
+      }
+    } F(SM);
+    F.TraverseTypeLoc(TSI->getTypeLoc());
+    return F.Found;
   }
 
   /// The records' texts for the device: the member functions the kernel calls are declared
@@ -1476,26 +1872,35 @@ public:
         if (const TagDecl *T = TN->getUnderlyingType()->getAsTagDecl())
           if (AnonRecords.count(T) || ownerTypedef(T) == TN)
             Rec = dyn_cast<RecordDecl>(T);
-      const auto *RD = dyn_cast_or_null<CXXRecordDecl>(Rec);
-      if (!RD)
+      if (const auto *RD = dyn_cast_or_null<CXXRecordDecl>(Rec))
+        prepareRecord(RD);
+    }
+  }
+
+  /// prepareRecords for one record, and for the records nested in it that the kernel does not
+  /// declare apart (their text is the record's).
+  void prepareRecord(const CXXRecordDecl *RD) {
+    for (const Decl *M : RD->decls()) {
+      if (M->isImplicit())
         continue;
-      for (const Decl *M : RD->decls()) {
-        if (M->isImplicit())
-          continue;
-        if (isa<FunctionTemplateDecl>(M) || isa<FriendDecl>(M)) {
-          RW.RemoveText(M->getSourceRange());
-          continue;
-        }
-        const auto *MD = dyn_cast<CXXMethodDecl>(M);
-        if (!MD)
-          continue;
-        const FunctionDecl *Def = MD->getDefinition();
-        bool Carried = Def && std::find(Methods.begin(), Methods.end(), Def) != Methods.end();
-        if (Carried)
-          RW.InsertTextBefore(MD->getBeginLoc(), "__device__ ");
-        else if (!MD->isDeleted() && !MD->isExplicitlyDefaulted())
-          RW.RemoveText(MD->getSourceRange());
+      if (isa<FunctionTemplateDecl>(M) || isa<FriendDecl>(M)) {
+        RW.RemoveText(M->getSourceRange());
+        continue;
       }
+      if (const auto *Nested = dyn_cast<CXXRecordDecl>(M)) {
+        if (Nested->isThisDeclarationADefinition() && !MemberTypes.count(Nested))
+          prepareRecord(Nested);
+        continue;
+      }
+      const auto *MD = dyn_cast<CXXMethodDecl>(M);
+      if (!MD)
+        continue;
+      const FunctionDecl *Def = MD->getDefinition();
+      bool Carried = Def && std::find(Methods.begin(), Methods.end(), Def) != Methods.end();
+      if (Carried)
+        RW.InsertTextBefore(MD->getBeginLoc(), "__device__ ");
+      else if (!MD->isDeleted() && !MD->isExplicitlyDefaulted())
+        RW.RemoveText(MD->getSourceRange());
     }
   }
 
@@ -1645,6 +2050,13 @@ public:
   std::string text(SourceRange Range) {
     noteMacrosIn(Range);
     CharSourceRange R = SM.getExpansionRange(Range);
+    // As characters to the end of the last token: the Rewriter measures a token range's last
+    // token in the original text, so a range that ends in a respelled name (`Dim` ->
+    // `::sim::__clx_m4Mesh_1::Dim`) would keep only as many characters of the new name.
+    if (R.isTokenRange())
+      if (SourceLocation End = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
+          End.isValid())
+        R = CharSourceRange::getCharRange(R.getBegin(), End);
     std::string T = RW.getRewrittenText(R);
     if (T.empty())
       fail("the text of the code at " + Range.getBegin().printToString(SM) + " cannot be read");
@@ -1717,6 +2129,14 @@ public:
   /// Instances of a class template another of which Types holds: the template is declared once.
   std::set<const Decl *> SecondInstances;
   std::set<const TagDecl *> AnonRecords; ///< Records emitted within their typedef
+  /// Types of Types that are members of classes, each declared in a struct of its own
+  /// (memberScope), not in its class, which the kernel does not declare.
+  std::set<const Decl *> MemberTypes;
+  /// Typedefs declared by the scalar they stand for, not as written (noteTypedef).
+  std::map<const Decl *, std::string> SpelledAs;
+  /// respellType and Speller in a carried record's or typedef's text (respellMemberUses): only
+  /// member types are respelled, and nothing is noted.
+  bool OnlyMembers = false;
   std::vector<const VarDecl *> Lambdas;         ///< Lambdas of the function, defined again
   std::vector<const CXXMethodDecl *> Methods;   ///< Member functions the kernel calls
   struct ScalarParam {
@@ -1848,6 +2268,7 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   if (trailingSemicolon(Body, SM, Ctx.getLangOpts()).isValid())
     Out.Body += ";";
 
+  B.respellMemberUses();
   B.prepareRecords();
   if (!B.ok()) {
     Out.Reason = B.Reason;
@@ -1865,14 +2286,14 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
       const TemplateParameterList *TPL = CTS->getSpecializedTemplate()->getTemplateParameters();
       Header = B.text(SourceRange(TPL->getTemplateLoc(), TPL->getRAngleLoc())) + " ";
     }
-    Out.Forwards.push_back(inNamespaces(
-        TD, Header + std::string(TD->getKindName()) + " " + TD->getNameAsString(),
-        /*Semi=*/true));
+    std::string Forward = Header + std::string(TD->getKindName()) + " " + TD->getNameAsString();
+    Out.Forwards.push_back(B.MemberTypes.count(TD) ? B.inMemberScope(TD, Forward, /*Semi=*/true)
+                                                   : inNamespaces(TD, Forward, /*Semi=*/true));
   }
   for (const Decl *D : B.Types) {
     if (B.SecondInstances.count(D))
       continue;
-    std::string Text = B.text(D->getSourceRange());
+    std::string Text = B.declText(D);
     bool Early = isa<EnumDecl>(D);
     if (const auto *TN = dyn_cast<TypedefNameDecl>(D)) {
       const TagDecl *Owned = nullptr;
@@ -1881,14 +2302,26 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
       const TagDecl *Anon = TN->getUnderlyingType()->getAsTagDecl();
       Early = !Owned && !(Anon && B.AnonRecords.count(Anon));
     }
-    (Early ? Out.EarlyTypes : Out.Types).push_back(inNamespaces(D, Text, /*Semi=*/false));
+    // A member record is defined by its qualified name, after its struct (its forward);
+    // a member enum or typedef is declared inside its struct.
+    std::string Declared = !B.MemberTypes.count(D) ? inNamespaces(D, Text, /*Semi=*/false)
+                           : isa<RecordDecl>(D) ? B.inMemberNamespaces(D, Text, /*Semi=*/false)
+                                                : B.inMemberScope(D, Text, /*Semi=*/false);
+    (Early ? Out.EarlyTypes : Out.Types).push_back(Declared);
   }
+  // The classes of member types, declared with their names only, for the kernel's parameters
+  // and declarations that spell a member type by its class (`Mesh::Node *nodes`).
+  for (const std::string &Stub : B.memberClassStubs())
+    Out.EarlyTypes.push_back(Stub);
   // A method defined outside its class, in its class's namespaces, where its qualifier
   // (`Particle::`) names the class as in the source.
   for (const CXXMethodDecl *M : B.Methods)
-    if (M->isOutOfLine())
-      Out.Methods.push_back(
-          inNamespaces(M->getParent(), "__device__ " + B.text(M->getSourceRange()), false));
+    if (M->isOutOfLine()) {
+      std::string Text = "__device__ " + B.text(M->getSourceRange());
+      Out.Methods.push_back(B.MemberTypes.count(M->getParent())
+                                ? B.inMemberNamespaces(M->getParent(), Text, /*Semi=*/false)
+                                : inNamespaces(M->getParent(), Text, /*Semi=*/false));
+    }
   for (const VarDecl *V : B.Lambdas)
     Out.LambdaDecls.push_back("auto " + V->getNameAsString() + " = " +
                               B.text(V->getInit()->IgnoreImplicit()->getSourceRange()) + ";");

@@ -140,7 +140,7 @@ template <class T> struct Named {
   int n;
   void scale() {
     // CHECK: templates.cpp:[[@LINE+3]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 2); in: this->p; out: this->p
-    // CHECK: templates.cpp:[[@LINE+2]]:5: note: no GPU form, the loop runs on CPU devices: the loop uses type 'value_type', which is not declared at file scope
+    // CHECK: templates.cpp:[[@LINE+2]]:5: note: no GPU form, the loop runs on CPU devices: the loop uses type 'value_type', a member of an instance of class template 'Named', which the kernel cannot declare
     [[cluster::gpu_parallel]]
     for (int i = 0; i < n; ++i) {
       value_type v = p[i];

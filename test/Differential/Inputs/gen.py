@@ -2543,6 +2543,66 @@ class Program:
         e = Ex('(%s) %% 1000' % call, 'int', 1000)
         return self.sp_wrap(b, [self.store_x(b, e)], pre)
 
+    def sp_membertype(self, L):
+        """Member types of classes, which the kernel declares each in a struct of its own and
+        spells through it: a record, an enum and a typedef of one class ('member'); a class
+        inside a namespace ('namespaced'); a member type of a member type ('nested'); an
+        unnamed enum's enumerator as a member record's array bound ('bound'); a member enum
+        that a member record's field holds, with a default initializer ('sibling'); a method
+        defined outside the member record ('method'); a class the loop uses beside its member
+        type, whose definition then holds a typedef of the kernel's ('carried')."""
+        b = self.sp_base(L)
+        if not b:
+            return None
+        r = self.rnd
+        i = L.vars[0].name
+        kind = r.choice(['member', 'namespaced', 'nested', 'bound', 'sibling', 'method',
+                         'carried'])
+        L.tags.add('membertype-' + kind)
+        C, N, ns = self.p + self.fresh('C'), self.fresh('N'), self.p + self.fresh('ns')
+        a, c = r.randint(2, 7), r.randint(-9, 9)
+        t = self.fresh('t')
+        if kind == 'member':
+            self.decls += ['struct %s { struct %s { int x; int y; }; enum K { A = %d, B = %d }; '
+                           'typedef long W; };' % (C, N, a, c)]
+            stmts = ['%s::%s %s{%s, %d};' % (C, N, t, i, c),
+                     '%s::W w = %s.x * %s::A + %s.y;' % (C, t, C, t)]
+            e = '(int)(w %% 1000) + (%s %% 2 ? %s::B : 0)' % (i, C)
+        elif kind == 'namespaced':
+            self.decls += ['namespace %s { struct %s { struct %s { int x; int y; }; }; }'
+                           % (ns, C, N)]
+            stmts = ['%s::%s::%s %s{%s, %d};' % (ns, C, N, t, i, c)]
+            e = '%s.x * %d + %s.y' % (t, a, t)
+        elif kind == 'nested':
+            D = self.fresh('D')
+            self.decls += ['struct %s { struct %s { struct %s { int x; }; int w; }; };'
+                           % (C, D, N)]
+            stmts = ['%s::%s::%s %s{%s};' % (C, D, N, t, i),
+                     '%s::%s d{%d};' % (C, D, c)]
+            e = '%s.x * %d + d.w' % (t, a)
+        elif kind == 'bound':
+            self.decls += ['struct %s { enum { K = %d }; struct %s { int v[K]; }; };'
+                           % (C, r.randint(2, 4), N)]
+            stmts = ['%s::%s %s{};' % (C, N, t),
+                     '%s.v[%s::K - 1] = %s;' % (t, C, i)]
+            e = '%s.v[%s::K - 1] * %d + %s.v[0]' % (t, C, a, t)
+        elif kind == 'sibling':
+            self.decls += ['struct %s { enum E { P = %d, Q = %d }; struct %s { E e = Q; int x; }; };'
+                           % (C, a, c, N)]
+            stmts = ['%s::%s %s;' % (C, N, t), '%s.x = %s;' % (t, i),
+                     'if (%s %% 3 == 0) %s.e = %s::P;' % (i, t, C)]
+            e = '%s.e == %s::Q ? %s.x * %d : %s.x + %s.e' % (t, C, t, a, t, t)
+        elif kind == 'method':
+            self.decls += ['struct %s { struct %s { int k; int get(int m) const; }; };' % (C, N),
+                           'int %s::%s::get(int m) const { return k * m + %d; }' % (C, N, c)]
+            stmts = []
+            e = '%s::%s{%s}.get(%d)' % (C, N, i, a)
+        else:  # carried
+            self.decls += ['struct %s { struct %s { int x; }; %s n; int s; };' % (C, N, N)]
+            stmts = ['%s::%s m{%s};' % (C, N, i), '%s %s{m, %d};' % (C, t, c)]
+            e = '%s.n.x * %d + %s.s' % (t, a, t)
+        return self.sp_wrap(b, stmts + [self.store_x(b, Ex('(%s) %% 1000' % e, 'int', 1000))])
+
     def sp_rank4(self, L):
         """A grid of four or five dimensions, as NPB BT, SP and LU keep theirs (`double
         (*rhs)[J][I][5]`): boxes fold the trailing dimensions. The loop over the first writes a
@@ -3877,7 +3937,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
                  'clamp', 'gather', 'mirror', 'reuse', 'element', 'cglobal', 'rank4', 'dense',
-                 'nscall', 'nstype']
+                 'nscall', 'nstype', 'membertype']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
