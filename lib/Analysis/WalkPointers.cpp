@@ -145,8 +145,11 @@ bool BodyWalker::resolveElementMember(const Expr *Base, llvm::ArrayRef<const Exp
   const auto *FD = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
   if (!FD || !Ctx.getAsArrayType(FD->getType()))
     return false;
+  // The owner: `this`, an element (`p[i].x[k]`), or a reference the body or a callee binds to
+  // one (`P &q = p[i]; q.x[k]`, a parameter `const P &q`), which resolveObject follows.
   const Expr *Owner = ME->getBase()->IgnoreParenImpCasts();
-  if (ME->isArrow() ? !isa<CXXThisExpr>(Owner) : !isElementExpr(Owner))
+  if (ME->isArrow() ? !isa<CXXThisExpr>(Owner)
+                    : !isElementExpr(Owner) && !isa<DeclRefExpr>(Owner))
     return false;
   PointerRef Obj = resolveObject(Owner);
   if (!Obj.Ok || !Obj.Element || Obj.Scalar)

@@ -2315,6 +2315,54 @@ class Program:
                              '  dt_val("%s %s", (long long)(%s[0] * 100 + %s[1] * 10 + %s[2]));'
                              % (L.tag, d, d, d, d)])
 
+    def sp_elemref(self, L):
+        """Array members of elements of a vector of records reached through references: one
+        the body binds to the iteration's element ('local'), callees' reference parameters
+        bound to it ('callee'), a reference to the next element written from this one's
+        ('neighbour': a race, to refuse) and one element for all ('fixed': a race too)."""
+        b = self.sp_base(L)
+        if not b:
+            return None
+        r = self.rnd
+        X, T = b[4], b[4].elem
+        iv = L.vars[0]
+        i, hi = iv.name, iv.hi
+        kind = r.choice(['local', 'local', 'callee', 'callee', 'neighbour', 'fixed'])
+        L.tags.add('elemref-' + kind)
+        S, w, q, f, bump, peek = (self.p + self.fresh('S'), self.fresh('w'), self.fresh('q'),
+                                  self.fresh('f'), self.p + self.fresh('bump'),
+                                  self.p + self.fresh('peek'))
+        k = r.randint(0, 2)
+        size = hi + 3
+        self.decls += ['struct %s { double v[3]; int k; };' % S,
+                       'static void %s(%s &s, double d) { s.v[%d] += d; s.k += 1; }' % (bump, S, k),
+                       'static double %s(const %s &s) { return s.v[0] - s.v[2] * 0.5; }'
+                       % (peek, S)]
+        x = '(double)(%s) * 0.5' % Body.elem_ex(X.at(i), T).t
+        if kind == 'local':
+            stmts = ['%s &%s = %s[%s];' % (S, q, w, i),
+                     '%s.v[%d] = %s + %s.v[0];' % (q, k, x, q),
+                     '%s.v[2] += 1;' % q]
+        elif kind == 'callee':
+            stmts = ['%s(%s[%s], %s);' % (bump, w, i, x),
+                     '%s[%s].v[1] = %s(%s[%s]);' % (w, i, peek, w, i)]
+        elif kind == 'neighbour':
+            stmts = ['%s &%s = %s[%s + 1];' % (S, q, w, i),
+                     '%s.v[0] = %s[%s].v[0] + %s;' % (q, w, i, x)]
+        else:  # fixed
+            stmts = ['%s &%s = %s[0];' % (S, q, w),
+                     '%s.v[%d] += %s;' % (q, k, x)]
+        pre = ['  std::vector<%s> %s(%d);' % (S, w, size),
+               '  for (int %s = 0; %s < %d; ++%s) { %s[%s].v[0] = %s; %s[%s].v[1] = %s %% 5; '
+               '%s[%s].v[2] = 1; %s[%s].k = 0; }'
+               % (f, f, size, f, w, f, f, w, f, f, w, f, w, f)]
+        post = ['  std::vector<double> %sflat(%d);' % (w, size),
+                '  for (int %s = 0; %s < %d; ++%s) %sflat[%s] = %s[%s].v[0] + 10 * %s[%s].v[1] + '
+                '100 * %s[%s].v[2] + 1000 * %s[%s].k;'
+                % (f, f, size, f, w, f, w, f, w, f, w, f, w, f),
+                '  dt_arr("%s %s", %sflat.data(), %d);' % (L.tag, w, w, size)]
+        return self.sp_wrap(b, stmts, pre, post)
+
     def sp_cglobal(self, L):
         """Helpers that read globals (NPB BT's exact_solution reads its table `ce`): a table and
         a scalar read by a helper the body calls directly ('direct'), through another helper
@@ -3937,7 +3985,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
                  'clamp', 'gather', 'mirror', 'reuse', 'element', 'cglobal', 'rank4', 'dense',
-                 'nscall', 'nstype', 'membertype']
+                 'nscall', 'nstype', 'membertype', 'elemref']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
