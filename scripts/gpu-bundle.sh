@@ -87,6 +87,9 @@ element-methods|test/EndToEnd/Inputs/element-methods.cpp|-|
 thread-state|test/EndToEnd/Inputs/thread-state.cpp|-|
 residency|test/EndToEnd/Inputs/residency.cpp|64 6;512 50|
 pageable|test/EndToEnd/Inputs/pageable.cpp|all 64 4;all 1024 20|
+namespace-types|test/EndToEnd/Inputs/namespace-types.cpp|-|
+member-types|test/EndToEnd/Inputs/member-types.cpp|-|
+element-references|test/EndToEnd/Inputs/element-references.cpp|-|
 EOF
 CONSTRUCTS_EXACT=1 "$OUT/bin/constructs.serial" >"$OUT/expected/constructs.exact.out"
 

@@ -675,10 +675,33 @@ public:
     CalleeName = SavedName;
     CurFn = SavedFn;
     LambdaStack.swap(SavedLambdas);
-    if (ok() && !M->isOutOfLine() && Types.size() != TypesBefore)
+    if (ok() && !M->isOutOfLine() && Types.size() != TypesBefore && !moveAfterUses(RD))
       return fail("'" + M->getQualifiedNameAsString() + "' uses type '" +
                   typeName(Types.back()) + "', which the kernel would declare after it");
     return ok();
+  }
+
+  /// A method defined in its class needs the types it uses complete where the class's text
+  /// is: RD moves to the end of Types, after them, when nothing after it holds an RD by value
+  /// (which needs RD complete first). False where it cannot move.
+  bool moveAfterUses(const CXXRecordDecl *RD) {
+    const Decl *Def = RD->getDefinition();
+    auto It = std::find(Types.begin(), Types.end(), Def);
+    if (It == Types.end())
+      return false; // declared within its typedef's text
+    QualType Self = Ctx.getCanonicalType(Ctx.getRecordType(RD));
+    for (auto J = std::next(It); J != Types.end(); ++J)
+      if (const auto *Rec = dyn_cast<RecordDecl>(*J))
+        for (const FieldDecl *F : Rec->fields()) {
+          QualType T = F->getType();
+          while (const ArrayType *AT = Ctx.getAsArrayType(T))
+            T = AT->getElementType();
+          if (Ctx.getCanonicalType(T).getUnqualifiedType() == Self)
+            return false;
+        }
+    Types.erase(It);
+    Types.push_back(Def);
+    return true;
   }
 
   /// Every carried function that uses a global, or calls one that does, takes those globals

@@ -145,3 +145,44 @@ void systemMemberClassTypedef(double *out, int n) {
     out[i] = e.first;
   }
 }
+
+// A method defined in its class that takes the class's member type, and one that takes a type
+// nothing else uses: the class's text moves after the types its methods need.
+struct Codec {
+  struct Word { int bits; };
+  static int encode(Word w) { return w.bits * 3 + 1; }
+};
+struct Weight { double w; };
+struct Cell {
+  double v;
+  double scaled(Weight h) const { return v * h.w; }
+};
+void staticMethod(int *out, int n) {
+  // CHECK: {{.*}}member-types.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); out: out
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = Codec::encode(Codec::Word{i});
+}
+void laterType(Cell *c, double *out, int n) {
+  // CHECK: {{.*}}member-types.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); in: c; out: out
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = c[i].scaled(Weight{2.0});
+}
+
+// One that names a type holding its class by value: the class cannot move after it.
+struct Later;
+struct Early {
+  double v;
+  double peek(const Later *l) const { return l ? 0.0 : v; }
+};
+struct Later {
+  Early e;
+};
+void cannotMove(Early *a, double *out, int n) {
+  // CHECK: {{.*}}member-types.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); in: a; out: out
+  // CHECK: {{.*}}member-types.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: 'Early::peek' uses type 'Later', which the kernel would declare after it
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    out[i] = a[i].peek(nullptr);
+}
