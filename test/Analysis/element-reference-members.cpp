@@ -22,7 +22,7 @@ void relax(Node *n, double *o, int m, double f) {
 
 void previous(Node *n, int m) {
   // CHECK: {{.*}}element-reference-members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'n' is written in one iteration and read in another (dependence distance 1)
-  // CHECK: {{.*}}element-reference-members.cpp:[[@LINE+6]]:14: note: conflicting read here
+  // CHECK: {{.*}}element-reference-members.cpp:[[@LINE+5]]:14: note: conflicting read here
   [[cluster::gpu_parallel]]
   for (int i = 1; i < m; ++i) {
     Node &p = n[i];
@@ -33,7 +33,7 @@ void previous(Node *n, int m) {
 
 void oneForAll(Node *n, int m) {
   // CHECK: {{.*}}element-reference-members.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'n' is written in one iteration and written in another: every iteration touches the same element
-  // CHECK: {{.*}}element-reference-members.cpp:[[@LINE+5]]:5: note: written here
+  // CHECK: {{.*}}element-reference-members.cpp:[[@LINE+4]]:5: note: written here
   [[cluster::gpu_parallel]]
   for (int i = 0; i < m; ++i) {
     Node &p = n[0];
