@@ -2,6 +2,8 @@
 #include "clustrix/Rewrite/AheadOfTime.h"
 #include "clustrix/Support/Text.h"
 
+#include <cctype>
+
 using namespace clustrix;
 
 namespace {
@@ -17,6 +19,25 @@ std::string getter(const std::string &Getter, const std::string &Kernel, const s
          cStringLiteral(Name) + ", " + Hash + "ull, &" + Getter + "), true);\n";
 }
 
+/// Whether Text names something from the global namespace down (`::geo::Vec`, a member type's
+/// `::__clx_m4Mesh4Node::Node`, a user's `::f()`), other than a `using ::f;` of the standard
+/// library's: inside the namespace the block gives each kernel, such a name reaches the
+/// program's own declarations, not the kernel's copies, and nvcc rejects the file. Those
+/// kernels are left to NVRTC, which compiles the text at the global namespace.
+bool namesFromTheRoot(const std::string &Text) {
+  auto Ident = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+  for (size_t At = Text.find("::"); At != std::string::npos; At = Text.find("::", At + 2)) {
+    if (At + 2 >= Text.size() || !(Ident(Text[At + 2]) && !std::isdigit(Text[At + 2])))
+      continue;
+    if (At > 0 && (Ident(Text[At - 1]) || Text[At - 1] == '>' || Text[At - 1] == ')'))
+      continue; // a qualifier's second part: `geo::Vec`, `T<int>::x`
+    if (At >= 6 && Text.compare(At - 6, 6, "using ") == 0)
+      continue; // `namespace std { using ::sqrt; }`
+    return true;
+  }
+  return false;
+}
+
 } // namespace
 
 std::string
@@ -29,6 +50,8 @@ clustrix::aheadOfTimeBlock(const std::vector<std::pair<std::string, std::string>
   std::string Out = "\n#if defined(__CUDACC__) && !defined(CLUSTRIX_NO_AOT)\n";
   for (size_t I = 0; I < Kernels.size(); ++I) {
     const auto &[Name, Text] = Kernels[I];
+    if (namesFromTheRoot(Text))
+      continue;
     // The hash is the NVRTC text's: the runtime compares it with the descriptor's.
     std::string Hash = std::to_string(fnv1a64(Text));
     std::string Source = Text, Linkage = "extern \"C\" __global__";
