@@ -1487,6 +1487,17 @@ public:
     return Def && std::find(Types.begin(), Types.end(), Def) != Types.end();
   }
 
+  /// The C++ record whose text D, an entry of Types, holds: D itself, or the record a typedef
+  /// defines (`typedef struct { ... } P;`); null for anything else.
+  const CXXRecordDecl *recordIn(const Decl *D) const {
+    const RecordDecl *Rec = dyn_cast<RecordDecl>(D);
+    if (const auto *TN = dyn_cast<TypedefNameDecl>(D))
+      if (const TagDecl *T = TN->getUnderlyingType()->getAsTagDecl())
+        if (AnonRecords.count(T) || ownerTypedef(T) == TN)
+          Rec = dyn_cast<RecordDecl>(T);
+    return dyn_cast_or_null<CXXRecordDecl>(Rec);
+  }
+
   /// The text of D for the kernel. In a carried record's text (and in its nested records'),
   /// the definition of a member type the kernel declares apart becomes a typedef of that one
   /// (`typedef ::__clx_m4Mesh4Node::Node Node`), so that the class's member and the loop's
@@ -1494,13 +1505,8 @@ public:
   std::string declText(const Decl *D) {
     if (auto It = SpelledAs.find(D); It != SpelledAs.end())
       return It->second;
-    const RecordDecl *Rec = dyn_cast<RecordDecl>(D);
-    if (const auto *TN = dyn_cast<TypedefNameDecl>(D))
-      if (const TagDecl *T = TN->getUnderlyingType()->getAsTagDecl())
-        if (AnonRecords.count(T) || ownerTypedef(T) == TN)
-          Rec = dyn_cast<RecordDecl>(T);
     std::vector<std::pair<CharSourceRange, std::string>> Holes;
-    if (const auto *RD = dyn_cast_or_null<CXXRecordDecl>(Rec))
+    if (const CXXRecordDecl *RD = recordIn(D))
       memberHoles(RD, Holes);
     if (Holes.empty())
       return text(D->getSourceRange());
@@ -1890,12 +1896,7 @@ public:
   /// lacks (defaulted and deleted ones stay: they change what the type is).
   void prepareRecords() {
     for (const Decl *D : Types) {
-      const RecordDecl *Rec = dyn_cast<RecordDecl>(D);
-      if (const auto *TN = dyn_cast<TypedefNameDecl>(D))
-        if (const TagDecl *T = TN->getUnderlyingType()->getAsTagDecl())
-          if (AnonRecords.count(T) || ownerTypedef(T) == TN)
-            Rec = dyn_cast<RecordDecl>(T);
-      if (const auto *RD = dyn_cast_or_null<CXXRecordDecl>(Rec))
+      if (const CXXRecordDecl *RD = recordIn(D))
         prepareRecord(RD);
     }
   }
