@@ -13,10 +13,19 @@
 //
 // A one-dimensional array of numbers declared before the loop is private the same way, where
 // the write that counts is a loop that fills it whole before any read: `for (j = 0; j < N; j++)
-// v[j] = e;` with N its size, e not naming v, nothing else in that loop naming v, changing j or
-// jumping. A call fills it the same way when the callee's visible definition fills the
+// v[j] = e;` with N its size, e not naming v, nothing else in that loop changing j or jumping
+// or naming v, except as v[j] after the store. A call fills it the same way when the callee's visible definition fills the
 // parameter the array is passed to, and names that parameter nowhere else (NPB's
 // `exact_solution(xi, eta, zeta, temp)`, which sets `dtemp[m]` for m < 5).
+//
+// A loop may also fill only a range of the array, `for (j = lo; j < hi; j++) v[j] = e;` with
+// lo and hi linear in variables that keep their value through the iteration (NPB MG's scratch
+// rows, `for (i1 = 0; i1 < n1; i1++) r1[i1] = ...`, then `r1[i1 - 1] + r1[i1 + 1]` for
+// 1 <= i1 < n1 - 1). Every later read of the array must then be a subscript whose value is
+// proved to lie in that range: its linear form, with each loop entered since the fill replaced
+// by the bounds of its variable, differs from lo and from hi - 1 by constants of the right
+// sign. Such an iteration does not end with the whole array written, so the array must be dead
+// after the loop.
 //
 //===----------------------------------------------------------------------===//
 #include "Phases.h"
@@ -29,6 +38,7 @@
 #include "clang/Analysis/CFG.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 
 using namespace clang;
@@ -38,10 +48,139 @@ namespace analysis {
 
 namespace {
 
+/// An integer expression as Const + sum of Coef * variable, over signed integers only (an
+/// unsigned one may wrap, where the arithmetic below would not).
+struct Linear {
+  int64_t Const = 0;
+  std::map<const VarDecl *, int64_t> Terms;
+
+  /// E's form, where it is linear and every step of it stays small.
+  static std::optional<Linear> of(const Expr *E, const ASTContext &Ctx) {
+    std::optional<Linear> L = build(E, Ctx);
+    return L && L->small() ? L : std::nullopt;
+  }
+
+private:
+  static std::optional<Linear> build(const Expr *E, const ASTContext &Ctx) {
+    if (!E || E->isValueDependent() || E->isTypeDependent())
+      return std::nullopt;
+    E = E->IgnoreParens();
+    if (!E->getType()->isIntegerType() ||
+        (E->getType()->isUnsignedIntegerOrEnumerationType() && !isa<IntegerLiteral>(E)))
+      return std::nullopt;
+    Expr::EvalResult ER;
+    if (E->EvaluateAsInt(ER, Ctx)) {
+      if (ER.Val.getInt().getSignificantBits() > 40)
+        return std::nullopt;
+      Linear L;
+      L.Const = ER.Val.getInt().getSExtValue();
+      return L;
+    }
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
+      if (IC->getCastKind() != CK_IntegralCast && IC->getCastKind() != CK_LValueToRValue &&
+          IC->getCastKind() != CK_NoOp)
+        return std::nullopt;
+      // A signed value widened or kept: never narrowed (which could wrap).
+      const Expr *Sub = IC->getSubExpr();
+      if (IC->getCastKind() == CK_IntegralCast &&
+          Ctx.getTypeSize(Sub->getType()) > Ctx.getTypeSize(IC->getType()))
+        return std::nullopt;
+      return build(Sub, Ctx);
+    }
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
+      if (!VD || VD->getType()->isReferenceType())
+        return std::nullopt;
+      Linear L;
+      L.Terms[VD] = 1;
+      return L;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      std::optional<Linear> S = build(UO->getSubExpr(), Ctx);
+      if (!S)
+        return std::nullopt;
+      if (UO->getOpcode() == UO_Plus)
+        return S;
+      if (UO->getOpcode() == UO_Minus)
+        return S->scaled(-1);
+      return std::nullopt;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      std::optional<Linear> A = build(BO->getLHS(), Ctx), B = build(BO->getRHS(), Ctx);
+      if (!A || !B)
+        return std::nullopt;
+      switch (BO->getOpcode()) {
+      case BO_Add:
+        return A->plus(*B, 1);
+      case BO_Sub:
+        return A->plus(*B, -1);
+      case BO_Mul:
+        if (A->Terms.empty())
+          return B->scaled(A->Const);
+        if (B->Terms.empty())
+          return A->scaled(B->Const);
+        return std::nullopt;
+      default:
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+public:
+  Linear scaled(int64_t K) const {
+    Linear L;
+    L.Bad = Bad;
+    L.Const = L.checked(__int128(Const) * K);
+    for (const auto &[V, C] : Terms)
+      if (int64_t X = L.checked(__int128(C) * K))
+        L.Terms[V] = X;
+    return L;
+  }
+  Linear plus(const Linear &O, int64_t K) const {
+    Linear L = *this;
+    L.Bad |= O.Bad;
+    L.Const = L.checked(__int128(L.Const) + __int128(O.Const) * K);
+    for (const auto &[V, C] : O.Terms)
+      if (!(L.Terms[V] = L.checked(__int128(L.Terms[V]) + __int128(C) * K)))
+        L.Terms.erase(V);
+    return L;
+  }
+  /// This form with V replaced by R.
+  Linear substituted(const VarDecl *V, const Linear &R) const {
+    auto It = Terms.find(V);
+    if (It == Terms.end())
+      return *this;
+    Linear L = *this;
+    int64_t C = It->second;
+    L.Terms.erase(V);
+    return L.plus(R, C);
+  }
+  /// No coefficient or constant went beyond 2^40 in magnitude on the way: each product and
+  /// sum above was computed exactly.
+  bool small() const { return !Bad; }
+
+private:
+  static constexpr int64_t Limit = int64_t(1) << 40;
+  int64_t checked(__int128 X) {
+    if (X <= -Limit || X >= Limit) {
+      Bad = true;
+      return 0;
+    }
+    return int64_t(X);
+  }
+  bool Bad = false;
+};
+
 /// Follows whether V is written along the body, in order.
 class WriteFlow {
 public:
-  explicit WriteFlow(const VarDecl *V) : V(V) {
+  /// Whether a variable keeps its value through an iteration of the loop (a bound of a range
+  /// that a loop fills). Without it, only fills of the whole array count.
+  using InvariantFn = std::function<bool(const VarDecl *)>;
+
+  explicit WriteFlow(const VarDecl *V, InvariantFn Invariant = nullptr)
+      : V(V), Invariant(std::move(Invariant)) {
     if (const auto *CA = V->getASTContext().getAsConstantArrayType(V->getType()))
       Size = CA->getSize().getZExtValue();
   }
@@ -51,17 +190,116 @@ public:
 
   /// Whether every iteration writes V before reading it; EndsWritten: and ends with it written.
   bool privatizable(const Stmt *Body, bool &EndsWritten) {
-    EndsWritten = stmt(Body, false, 0) && !EndsUnwritten;
+    EndsWritten = stmt(Body, State::whole(false), 0).Whole && !EndsUnwritten;
     return Ok;
   }
 
 private:
+  /// A range [Lo, Hi) of V that a loop filled, met at loop depth Depth of Ranges.
+  struct Part {
+    Linear Lo, Hi;
+    size_t Depth = 0;
+    unsigned Id = 0;
+  };
+  /// What is written of V at a point of the body: all of it, or some ranges.
+  struct State {
+    bool Whole = false;
+    std::vector<Part> Parts;
+    static State whole(bool W) {
+      State S;
+      S.Whole = W;
+      return S;
+    }
+    /// What both of two paths wrote.
+    static State meet(const State &A, const State &B) {
+      if (A.Whole)
+        return B;
+      if (B.Whole)
+        return A;
+      State S;
+      for (const Part &P : A.Parts)
+        for (const Part &Q : B.Parts)
+          if (P.Id == Q.Id)
+            S.Parts.push_back(P);
+      return S;
+    }
+  };
+  /// A loop of the body entered on the way to a statement: its variable lies in [Lo, Hi]
+  /// (inclusive) wherever its body runs; Known false when that is not established.
+  struct Range {
+    const VarDecl *Var = nullptr;
+    Linear Lo, Hi;
+    bool Known = false;
+  };
+
   bool mentions(const Stmt *S) const { return analysis::mentions(S, V); }
 
   /// An expression evaluated in state W: a mention before a write is a read.
-  void read(const Stmt *E, bool W) {
-    if (!W && mentions(E))
+  void read(const Stmt *E, const State &W) {
+    if (W.Whole || !mentions(E))
+      return;
+    if (W.Parts.empty() || !readsWithin(E, W))
       Ok = false;
+  }
+
+  /// Whether every mention of V in S is a subscript whose value lies in one of W's parts.
+  bool readsWithin(const Stmt *S, const State &W) const {
+    if (!S)
+      return true;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S);
+        AS && varOf(AS->getBase()) == V) {
+      if (!readsWithin(AS->getIdx(), W))
+        return false;
+      return std::any_of(W.Parts.begin(), W.Parts.end(),
+                         [&](const Part &P) { return within(AS->getIdx(), P); });
+    }
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      return DR->getDecl() != V;
+    for (const Stmt *C : S->children())
+      if (!readsWithin(C, W))
+        return false;
+    return true;
+  }
+
+  /// Whether Idx, evaluated here, lies in [P.Lo, P.Hi): its least and greatest values over
+  /// the loops entered since P's fill differ from them by constants, every variable left
+  /// keeping its value since the fill.
+  bool within(const Expr *Idx, const Part &P) const {
+    const ASTContext &Ctx = V->getASTContext();
+    std::optional<Linear> I = Linear::of(Idx, Ctx);
+    if (!I)
+      return false;
+    Linear Min = *I, Max = *I;
+    for (size_t K = Ranges.size(); K-- > P.Depth;) {
+      const Range &R = Ranges[K];
+      auto Bound = [&](Linear &F, bool Least) {
+        auto It = F.Terms.find(R.Var);
+        if (It == F.Terms.end())
+          return true;
+        if (!R.Known)
+          return false;
+        bool Lower = (It->second > 0) == Least;
+        F = F.substituted(R.Var, Lower ? R.Lo : R.Hi);
+        return F.small();
+      };
+      if (!Bound(Min, true) || !Bound(Max, false))
+        return false;
+    }
+    // Variables of the loops around the fill: those whose bodies do not change them keep
+    // their value; any other variable must be one of the body's invariants.
+    auto Kept = [&](const VarDecl *X) {
+      for (size_t K = 0; K < P.Depth && K < Ranges.size(); ++K)
+        if (Ranges[K].Var == X)
+          return Ranges[K].Known;
+      return Invariant && Invariant(X);
+    };
+    for (const Linear *F : {(const Linear *)&Min, (const Linear *)&Max, &P.Lo, &P.Hi})
+      for (const auto &[X, C] : F->Terms)
+        if (!Kept(X))
+          return false;
+    Linear Above = Min.plus(P.Lo, -1);      // Min - Lo >= 0
+    Linear Below = P.Hi.plus(Max, -1);      // Hi - Max >= 1
+    return Above.Terms.empty() && Below.Terms.empty() && Above.Const >= 0 && Below.Const >= 1;
   }
 
   static const VarDecl *varOf(const Expr *E) {
@@ -76,6 +314,35 @@ private:
       return std::nullopt;
     return ER.Val.getInt().getSExtValue();
   }
+  /// Whether S assigns J: assignments, increments, its address taken.
+  static bool assigns(const Stmt *S, const VarDecl *J) {
+    if (!S)
+      return false;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+        varOf(UO->getSubExpr()) == J)
+      return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp() && varOf(BO->getLHS()) == J)
+      return true;
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) // bound to a reference
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D);
+            VD && VD->getType()->isReferenceType() && mentionsVar(VD->getInit(), J))
+          return true;
+    if (const auto *CE = dyn_cast<CallExpr>(S)) // passed by reference
+      for (const Expr *A : CE->arguments())
+        if (A->isLValue() && varOf(A) == J)
+          return true;
+    if (isa<LambdaExpr>(S))
+      return mentionsVar(S, J);
+    for (const Stmt *C : S->children())
+      if (assigns(C, J))
+        return true;
+    return false;
+  }
+  static bool mentionsVar(const Stmt *S, const VarDecl *J) { return analysis::mentions(S, J); }
+
   /// Whether S changes J or jumps (assignments and increments of J, break/continue/goto/return).
   static bool changesOrJumps(const Stmt *S, const VarDecl *J) {
     if (!S)
@@ -98,31 +365,76 @@ private:
     return false;
   }
 
-  /// `for (j = 0; j < Size; j++) V[j] = e;`: every element of the array V written, in a loop
-  /// whose other statements neither name V nor change j nor jump.
-  bool fills(const ForStmt *F) const {
-    const ASTContext &Ctx = V->getASTContext();
-    const VarDecl *J = nullptr;
-    const Expr *Start = nullptr;
+  /// The variable of `for (j = a; ...; ...)` or `for (int j = a; ...)`, and a.
+  static const VarDecl *loopVar(const ForStmt *F, const Expr *&Start) {
+    Start = nullptr;
     if (const auto *BO = dyn_cast_or_null<BinaryOperator>(F->getInit());
         BO && BO->getOpcode() == BO_Assign) {
-      J = varOf(BO->getLHS());
       Start = BO->getRHS();
-    } else if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
-               DS && DS->isSingleDecl()) {
-      J = dyn_cast<VarDecl>(DS->getSingleDecl());
-      Start = J ? J->getInit() : nullptr;
+      return varOf(BO->getLHS());
     }
-    if (!J || J == V || !J->getType()->isIntegerType() || constant(Start, Ctx) != 0)
-      return false;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()); DS && DS->isSingleDecl()) {
+      const auto *J = dyn_cast<VarDecl>(DS->getSingleDecl());
+      Start = J ? J->getInit() : nullptr;
+      return J;
+    }
+    return nullptr;
+  }
+
+  /// The range of F's variable wherever its body runs: `for (j = a; j < b (or <= b); j++ (or
+  /// ++j, j += 1))` gives [a, b - 1] (or [a, b]), `for (j = a; j > b (or >= b); j-- (...))`
+  /// [b + 1 (or b), a], where the body does not change j. Known false otherwise.
+  static Range rangeOf(const ForStmt *F) {
+    Range R;
+    const Expr *Start = nullptr;
+    const VarDecl *J = loopVar(F, Start);
+    R.Var = J;
+    if (!J || !J->getType()->isSignedIntegerType() || assigns(F->getBody(), J))
+      return R;
+    const ASTContext &Ctx = J->getASTContext();
     const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
     if (!Cond || varOf(Cond->getLHS()) != J)
-      return false;
-    std::optional<int64_t> Bound = constant(Cond->getRHS(), Ctx);
-    if (!Bound || !((Cond->getOpcode() == BO_LT && *Bound == int64_t(Size)) ||
-                    (Cond->getOpcode() == BO_NE && *Bound == int64_t(Size)) ||
-                    (Cond->getOpcode() == BO_LE && *Bound == int64_t(Size) - 1)))
-      return false;
+      return R;
+    const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+    int Step = 0;
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
+        UO && varOf(UO->getSubExpr()) == J)
+      Step = UO->isIncrementOp() ? 1 : UO->isDecrementOp() ? -1 : 0;
+    else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+             CA && varOf(CA->getLHS()) == J && constant(CA->getRHS(), Ctx) == 1)
+      Step = CA->getOpcode() == BO_AddAssign ? 1 : CA->getOpcode() == BO_SubAssign ? -1 : 0;
+    std::optional<Linear> A = Linear::of(Start, Ctx), B = Linear::of(Cond->getRHS(), Ctx);
+    if (!Step || !A || !B)
+      return R;
+    Linear One;
+    One.Const = 1;
+    BinaryOperatorKind Op = Cond->getOpcode();
+    if (Step > 0 && (Op == BO_LT || Op == BO_LE)) {
+      R.Lo = *A;
+      R.Hi = Op == BO_LT ? B->plus(One, -1) : *B;
+    } else if (Step < 0 && (Op == BO_GT || Op == BO_GE)) {
+      R.Lo = Op == BO_GT ? B->plus(One, 1) : *B;
+      R.Hi = *A;
+    } else {
+      return R;
+    }
+    R.Known = R.Lo.small() && R.Hi.small();
+    return R;
+  }
+
+  /// `for (j = lo; j < hi; j++) V[j] = e;`: the elements [lo, hi) of the array V written, in
+  /// a loop whose statements neither change j nor jump, and name V before the store not at all
+  /// and after it only as V[j]. Whole when that is
+  /// the array (lo 0, hi its size); a range only where the flow follows ranges (Invariant).
+  std::optional<State> fills(const ForStmt *F) {
+    const ASTContext &Ctx = V->getASTContext();
+    const Expr *Start = nullptr;
+    const VarDecl *J = loopVar(F, Start);
+    if (!J || J == V || !J->getType()->isIntegerType())
+      return std::nullopt;
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+    if (!Cond || varOf(Cond->getLHS()) != J)
+      return std::nullopt;
     const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
     bool UnitStep = false;
     if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
@@ -131,7 +443,7 @@ private:
       UnitStep = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == J &&
                  constant(CA->getRHS(), Ctx) == 1;
     if (!UnitStep)
-      return false;
+      return std::nullopt;
     std::vector<const Stmt *> Body;
     if (const auto *CS = dyn_cast<CompoundStmt>(F->getBody()))
       Body.assign(CS->body_begin(), CS->body_end());
@@ -140,19 +452,57 @@ private:
     bool Filled = false;
     for (const Stmt *S : Body) {
       if (changesOrJumps(S, J))
-        return false;
+        return std::nullopt;
       if (!mentions(S))
         continue;
+      // After the store, the element just written may be used again (`z1[i1] = a;
+      // z3[i1] = b + z1[i1];`): each mention must be V[j] itself.
+      if (Filled) {
+        if (!onlyCurrent(S, J))
+          return std::nullopt;
+        continue;
+      }
       const auto *BO = dyn_cast<BinaryOperator>(S);
       const auto *Sub = BO && BO->getOpcode() == BO_Assign
                             ? dyn_cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens())
                             : nullptr;
       if (Filled || !Sub || varOf(Sub->getBase()) != V || varOf(Sub->getIdx()) != J ||
           mentions(BO->getRHS()))
-        return false;
+        return std::nullopt;
       Filled = true;
     }
-    return Filled;
+    if (!Filled)
+      return std::nullopt;
+    std::optional<int64_t> Bound = constant(Cond->getRHS(), Ctx);
+    if (constant(Start, Ctx) == 0 && Bound &&
+        ((Cond->getOpcode() == BO_LT && *Bound == int64_t(Size)) ||
+         (Cond->getOpcode() == BO_NE && *Bound == int64_t(Size)) ||
+         (Cond->getOpcode() == BO_LE && *Bound == int64_t(Size) - 1)))
+      return State::whole(true);
+    if (!Invariant)
+      return std::nullopt;
+    Range R = rangeOf(F);
+    if (!R.Known || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+      return std::nullopt;
+    Linear One;
+    One.Const = 1;
+    State S;
+    S.Parts.push_back({R.Lo, R.Hi.plus(One, 1), Ranges.size(), ++LastPart});
+    return S;
+  }
+
+  /// Whether every mention of V in S is the subscript V[J].
+  bool onlyCurrent(const Stmt *S, const VarDecl *J) const {
+    if (!S)
+      return true;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S); AS && varOf(AS->getBase()) == V)
+      return varOf(AS->getIdx()) == J;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      return DR->getDecl() != V;
+    for (const Stmt *C : S->children())
+      if (!onlyCurrent(C, J))
+        return false;
+    return true;
   }
 
   /// `f(x, v, y)`: a call of a function whose definition fills the parameter v is passed to
@@ -218,12 +568,12 @@ private:
   }
 
   /// Depth: loops and switches of the body enclosing S (a `continue` inside them is theirs).
-  bool stmt(const Stmt *S, bool W, unsigned Depth) {
+  State stmt(const Stmt *S, State W, unsigned Depth) {
     if (!S || !Ok)
       return W;
     if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
       for (const Stmt *C : CS->body())
-        W = stmt(C, W, Depth);
+        W = stmt(C, std::move(W), Depth);
       return W;
     }
     if (const auto *E = dyn_cast<Expr>(S)) {
@@ -232,10 +582,10 @@ private:
         if (const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
             L && L->getDecl() == V) {
           read(BO->getRHS(), W);
-          return true;
+          return State::whole(true);
         }
-      if (const auto *CE = dyn_cast<CallExpr>(X); CE && Size && !W && callFills(CE))
-        return true;
+      if (const auto *CE = dyn_cast<CallExpr>(X); CE && Size && !W.Whole && callFills(CE))
+        return State::whole(true);
       read(E, W);
       return W;
     }
@@ -246,22 +596,28 @@ private:
       return W;
     }
     if (const auto *If = dyn_cast<IfStmt>(S)) {
-      W = stmt(If->getInit(), W, Depth);
+      W = stmt(If->getInit(), std::move(W), Depth);
       if (const DeclStmt *CV = If->getConditionVariableDeclStmt())
-        W = stmt(CV, W, Depth);
+        W = stmt(CV, std::move(W), Depth);
       read(If->getCond(), W);
-      bool Then = stmt(If->getThen(), W, Depth);
-      bool Else = If->getElse() ? stmt(If->getElse(), W, Depth) : W;
-      return Then && Else;
+      State Then = stmt(If->getThen(), W, Depth);
+      State Else = If->getElse() ? stmt(If->getElse(), W, Depth) : W;
+      return State::meet(Then, Else);
     }
     if (const auto *F = dyn_cast<ForStmt>(S)) {
-      if (Size && fills(F)) {
-        Fills.push_back(F);
-        return true;
-      }
-      W = stmt(F->getInit(), W, Depth);
+      if (Size)
+        if (std::optional<State> Filled = fills(F)) {
+          Fills.push_back(F);
+          if (Filled->Whole)
+            return *Filled;
+          W.Parts.push_back(Filled->Parts.front());
+          return W;
+        }
+      W = stmt(F->getInit(), std::move(W), Depth);
       read(F->getCond(), W);
+      Ranges.push_back(rangeOf(F));
       stmt(F->getBody(), W, Depth + 1);
+      Ranges.pop_back();
       read(F->getInc(), W);
       return W; // the body may not run
     }
@@ -271,7 +627,7 @@ private:
       return W;
     }
     if (const auto *D = dyn_cast<DoStmt>(S)) {
-      W = stmt(D->getBody(), W, Depth + 1); // runs at least once
+      W = stmt(D->getBody(), std::move(W), Depth + 1); // runs at least once
       read(D->getCond(), W);
       return W;
     }
@@ -286,18 +642,18 @@ private:
       return W;
     }
     if (isa<ContinueStmt>(S)) {
-      if (Depth == 0 && !W)
+      if (Depth == 0 && !W.Whole)
         EndsUnwritten = true; // this iteration ends without writing V
       return W;
     }
     if (isa<NullStmt>(S) || isa<BreakStmt>(S))
       return W;
     if (const auto *L = dyn_cast<LabelStmt>(S))
-      return stmt(L->getSubStmt(), W, Depth);
+      return stmt(L->getSubStmt(), std::move(W), Depth);
     if (const auto *A = dyn_cast<AttributedStmt>(S))
-      return stmt(A->getSubStmt(), W, Depth);
+      return stmt(A->getSubStmt(), std::move(W), Depth);
     if (const auto *C = dyn_cast<SwitchCase>(S))
-      return stmt(C->getSubStmt(), W, Depth);
+      return stmt(C->getSubStmt(), std::move(W), Depth);
     // Anything else (return, goto, try, asm): whatever the body walk says of it, V is not
     // followed through it.
     Ok = false;
@@ -305,9 +661,12 @@ private:
   }
 
   const VarDecl *V;
+  InvariantFn Invariant; ///< Null: ranges are not followed (a callee's parameter).
   uint64_t Size = 0; ///< Elements of an array V; 0 for a scalar.
   unsigned CallDepth = 0; ///< Calls followed to get here (callFills).
   std::vector<const ForStmt *> Fills; ///< The loops that filled V.
+  std::vector<Range> Ranges; ///< The loops of the body entered on the way to this point.
+  unsigned LastPart = 0;
   bool Ok = true;
   bool EndsUnwritten = false;
 };
@@ -501,8 +860,21 @@ std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
   if (!Enclosing || !Nest.Body || !Enclosing->getBody())
     return Out;
   std::optional<LiveAfter> After;
-  std::set<const VarDecl *> Written, InBounds, Named;
+  std::set<const VarDecl *> Written, InBounds, Named, Rewritten;
   collectRewritten(Nest.Body, Written);
+  Rewritten = Written;
+  // What keeps its value through an iteration, for the bounds of a range a loop fills: a
+  // local of the function (or a parameter) that the body never changes and whose address
+  // nothing holds, or a constant.
+  auto Invariant = [&](const VarDecl *X) {
+    QualType T = X->getType();
+    if (T->isReferenceType() || T.isVolatileQualified() || !T->isIntegerType())
+      return false;
+    if (T.isConstQualified() && X->hasLocalStorage())
+      return true;
+    return X->hasLocalStorage() && !Rewritten.count(X) && !Escapes.escapeOf(X) &&
+           !X->isStaticLocal();
+  };
   collectNames(Nest.Body, Named);
   for (const VarDecl *VD : Named)
     if (privatizableArray(VD))
@@ -536,7 +908,7 @@ std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
     if (IsNest || Within(Nest.Body))
       continue;
     bool EndsWritten = false;
-    if (!WriteFlow(VD).privatizable(Nest.Body, EndsWritten))
+    if (!WriteFlow(VD, Invariant).privatizable(Nest.Body, EndsWritten))
       continue;
     if (!After)
       After.emplace(Enclosing, outermostFor(Loop));

@@ -1,7 +1,7 @@
 // Scalars and loops of C-style code: inner loop counters and temporaries declared at the top of
 // the function, dead or live after the loop; triangular steps of an elimination (rows below the
-// pivot written, the pivot row read); swaps of a[i] with a[n-1-i] for i < n/2. Each accepted form
-// has a refused neighbour.
+// pivot written, the pivot row read); scratch rows filled whole or in part; swaps of a[i] with
+// a[n-1-i] for i < n/2. Each accepted form has a refused neighbour.
 // RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark|note}}:"
 // REQUIRES: compiler
 
@@ -518,3 +518,184 @@ double readAroundBackEdge(int t, int n, int m, double (*out)[5]) {
   }
   return s;
 }
+
+// A scratch row filled in part, over a range the function's parameters bound, and read only
+// within that range (NPB MG's psinv: r1[i1 - 1] and r1[i1 + 1] for 1 <= i1 < n1 - 1 after the
+// fill of i1 < n1): each iteration owns it. Dead after the loop.
+void partRows(int n1, int n3, double (*u)[64], double (*r)[64]) {
+  int i3, i1;
+  double r1[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 16); in: r; out: u; private: i1, r1
+  [[cluster::gpu_parallel]]
+  for (i3 = 1; i3 < n3 - 1; i3++) {
+    for (i1 = 0; i1 < n1; i1++)
+      r1[i1] = r[i3][i1] * 2;
+    for (i1 = 1; i1 < n1 - 1; i1++)
+      u[i3][i1] = r1[i1 - 1] + r1[i1 + 1];
+  }
+}
+
+// A range bounded by a loop of the body (i1 <= i2), read by a descending loop within it.
+void partTriangle(int n3, double (*u)[64], double (*r)[64]) {
+  int i3, i2, i1;
+  double r1[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 3 (score 23); in: r, u; out: u; private: i2, i1, r1
+  [[cluster::gpu_parallel]]
+  for (i3 = 0; i3 < n3; i3++)
+    for (i2 = 1; i2 < 60; i2++) {
+      for (i1 = 0; i1 <= i2; i1++)
+        r1[i1] = r[i3][i1];
+      for (i1 = i2; i1 > 0; i1--)
+        u[i3][i1] += r1[i1] - r1[i1 - 1];
+    }
+}
+
+// One element past the range (r1[n1] when i1 = n1 - 1): the previous iteration's value.
+void partPast(int n1, int n3, double (*u)[64], double (*r)[64]) {
+  int i3, i1;
+  double r1[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: written here
+  [[cluster::gpu_parallel]]
+  for (i3 = 1; i3 < n3 - 1; i3++) {
+    for (i1 = 0; i1 < n1; i1++)
+      r1[i1] = r[i3][i1];
+    for (i1 = 1; i1 < n1; i1++)
+      u[i3][i1] = r1[i1 - 1] + r1[i1 + 1];
+  }
+}
+
+// Filled on one path only.
+void partOnePath(int n1, int n3, double (*u)[64], double (*r)[64]) {
+  int i3, i1;
+  double r1[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:9: note: written here
+  [[cluster::gpu_parallel]]
+  for (i3 = 1; i3 < n3 - 1; i3++) {
+    if (i3 % 2)
+      for (i1 = 0; i1 < n1; i1++)
+        r1[i1] = r[i3][i1];
+    for (i1 = 0; i1 < n1; i1++)
+      u[i3][i1] = r1[i1];
+  }
+}
+
+// A bound of global storage: a call may change it between the fill and the read.
+int Extent;
+void partGlobalBound(int n3, double (*u)[64], double (*r)[64]) {
+  int i3, i1;
+  double r1[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: written here
+  [[cluster::gpu_parallel]]
+  for (i3 = 1; i3 < n3 - 1; i3++) {
+    for (i1 = 0; i1 < Extent; i1++)
+      r1[i1] = r[i3][i1];
+    for (i1 = 0; i1 < Extent; i1++)
+      u[i3][i1] = r1[i1];
+  }
+}
+
+// A bound the body changes between the fill and the read.
+void partBoundChanged(int n1, int n3, double (*u)[64], double (*r)[64]) {
+  int i3, i1, m;
+  double r1[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'r1' is written through a subscript over 'i1', the variable of an inner loop whose range is not known ('for (i1 = 0; i1 < m; i1++)'), so iterations may write the same element
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:7: note: written here
+  [[cluster::gpu_parallel]]
+  for (i3 = 1; i3 < n3 - 1; i3++) {
+    m = n1;
+    for (i1 = 0; i1 < m; i1++)
+      r1[i1] = r[i3][i1];
+    m = m + 1;
+    for (i1 = 0; i1 < n1; i1++)
+      u[i3][i1] = r1[i1] + m;
+  }
+}
+
+// Read after the loop: a chunk cannot hand back the elements the last iteration left alone.
+double partLive(int n1, int n3, double (*u)[64], double (*r)[64]) {
+  int i3, i1;
+  double r1[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: written here
+  [[cluster::gpu_parallel]]
+  for (i3 = 1; i3 < n3 - 1; i3++) {
+    for (i1 = 0; i1 < n1; i1++)
+      r1[i1] = r[i3][i1];
+    for (i1 = 0; i1 < n1; i1++)
+      u[i3][i1] = r1[i1];
+  }
+  return r1[2];
+}
+
+// The reading loop changes its own variable: its range is not its bounds.
+void partJumps(int n1, int n3, double (*u)[64], double (*r)[64]) {
+  int i3, i1;
+  double r1[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'r1' is written by the loop and read through a subscript that is not affine, so an iteration may read what another writes
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+7]]:19: note: read here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:7: note: also: 'u' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (i3 = 1; i3 < n3 - 1; i3++) {
+    for (i1 = 0; i1 < n1; i1++)
+      r1[i1] = r[i3][i1];
+    for (i1 = 0; i1 < n1; i1++) {
+      u[i3][i1] = r1[i1 + 1];
+      i1 += 1;
+    }
+  }
+}
+
+// Unsigned bounds may wrap (n1 - 1 when n1 is 0).
+void partUnsigned(unsigned n1, int n3, double (*u)[64], double (*r)[64]) {
+  int i3;
+  double r1[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'r1' is written by the loop and read through a subscript over 'k', the variable of an inner loop whose range is not known ('for (int k = 0; k < n1 - 1; k++)'), so an iteration may read what another writes
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+7]]:18: note: read here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:7: note: also: 'u' is written through a subscript over 'k', the variable of an inner loop whose range is not known ('for (int k = 0; k < n1 - 1; k++)'), so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (i3 = 1; i3 < n3 - 1; i3++) {
+    for (int i1 = 0; i1 < n1; i1++)
+      r1[i1] = r[i3][i1];
+    for (int k = 0; k < n1 - 1; k++)
+      u[i3][k] = r1[k];
+  }
+}
+
+
+// A fill that reads back the element just written of another row (NPB MG's interp: z3[i1] = b
+// + z1[i1] after z1[i1] = a): both rows are filled.
+void partReuse(int mm1, int mm3, double (*u)[64], double (*z)[64]) {
+  int i3, i1;
+  double z1[64], z3[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 17); in: z, u; out: u; private: i1, z1, z3
+  [[cluster::gpu_parallel]]
+  for (i3 = 0; i3 < mm3 - 1; i3++) {
+    for (i1 = 0; i1 < mm1; i1++) {
+      z1[i1] = z[i3][i1] + z[i3 + 1][i1];
+      z3[i1] = z[i3 + 1][i1] + z1[i1];
+    }
+    for (i1 = 0; i1 < mm1 - 1; i1++)
+      u[2 * i3][i1] += 0.25 * (z1[i1] + z1[i1 + 1]) + z3[i1];
+  }
+}
+
+// The same reading the next element, which this iteration has not written yet.
+void partReuseAhead(int mm1, int mm3, double (*u)[64], double (*z)[64]) {
+  int i3, i1;
+  double z1[64], z3[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'z1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: written here
+  [[cluster::gpu_parallel]]
+  for (i3 = 0; i3 < mm3 - 1; i3++) {
+    for (i1 = 0; i1 < mm1; i1++) {
+      z1[i1] = z[i3][i1] + z[i3 + 1][i1];
+      z3[i1] = z[i3 + 1][i1] + z1[i1 + 1];
+    }
+    for (i1 = 0; i1 < mm1 - 1; i1++)
+      u[2 * i3][i1] += 0.25 * (z1[i1] + z1[i1 + 1]) + z3[i1];
+  }
+}
+

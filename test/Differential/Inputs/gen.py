@@ -2817,6 +2817,72 @@ class Program:
             post = ['  dt_arr("%s %s", %s, 4);' % (L.tag, t, t)]
         return self.sp_wrap(b, stmts, pre, post)
 
+    def sp_scratchpart(self, L):
+        """A scratch array filled over a range a local bound gives (NPB MG's rows: fill j < m,
+        read k - 1 and k + 1 for 1 <= k < m - 1), read at offsets that stay inside the range or
+        step past it; the fill under a condition, the bound changed between fill and read, a
+        bound of static storage, the array read after the loop, a second row filled from the
+        element just written, a descending read. Only the reads inside the filled range on
+        every path keep the array private; every other shape must stay serial."""
+        r = self.rnd
+        b = self.sp_base(L)
+        if not b:
+            return None
+        X = b[4]
+        i = L.vars[0].name
+        j, k, m, s, u, acc = (self.fresh(x) for x in ('j', 'k', 'm', 's', 'u', 'acc'))
+        mv = r.choice([4, 5, 7])
+        size = mv + 6
+        lo = r.choice([0, 0, 1, 2])
+        dh = r.choice([-1, 0, 0, 1])
+        a, bb = r.choice([0, 1, 2]), r.choice([-1, 0, 0, 1])
+        c = r.choice([-2, -1, 0, 0, 1, 2])
+        a = max(a, -c)  # k + c >= 0
+        while mv + bb - 1 + c >= size:
+            bb -= 1
+        how = r.choice(['plain', 'plain', 'plain', 'reuse', 'down', 'cond', 'changed', 'global',
+                        'live', 'const'])
+        inside = lo <= a + c and mv + bb - 1 + c < mv + dh
+        L.tags.add('scratchpart-%s-%s' % (how, 'in' if inside else 'out'))
+        init = ', '.join(str((q * 5 + 3) % 11) for q in range(size))
+        pre = ['  int %s, %s;' % (j, k), '  int %s[%d] = {%s};' % (s, size, init),
+               '  int %s[%d] = {%s};' % (u, size, init)]
+        if how == 'global':
+            m = self.p + m
+            self.decls.append('static int %s = %d;' % (m, mv))
+        elif how == 'const':
+            pre.append('  const int %s = %d;' % (m, mv))
+        else:
+            pre.append('  int %s = %d;' % (m, mv))
+        bound = m
+        fill = ['for (%s = %d; %s < %s + %d; %s++) {' % (j, lo, j, bound, dh, j),
+                '  %s[%s] = (%s * 3 + %s) %% 13;' % (s, j, i, j)]
+        if how == 'reuse':
+            fill.append('  %s[%s] = %s[%s] + 1;' % (u, j, s, j))
+        fill.append('}')
+        if how == 'cond':
+            fill = ['if (%s %% 2 == 0) {' % i] + ['  ' + x for x in fill] + ['}']
+        stmts = list(fill)
+        if how == 'changed':
+            stmts.append('%s = %s + 1;' % (m, m))
+        rd = '%s[%s + %d]' % (s, k, c)
+        if how == 'reuse':
+            rd += ' + %s[%s + %d]' % (u, k, c)
+        if how == 'down':
+            head = 'for (%s = %s + %d - 1; %s >= %d; %s--)' % (k, bound, bb, k, a, k)
+        else:
+            head = 'for (%s = %d; %s < %s + %d; %s++)' % (k, a, k, bound, bb, k)
+        stmts += ['{', '  int %s = 0;' % acc, '  ' + head,
+                  '    %s = %s * 3 + %s;' % (acc, acc, rd),
+                  '  %s = %s;' % (X.at(i), fix_store(Ex('%s %% 1000' % acc, 'int', 1000, True),
+                                                     X.elem).t), '}']
+        if how == 'changed':
+            stmts.append('%s = %d;' % (m, mv))
+        post = []
+        if how == 'live':
+            post = ['  dt_arr("%s %s", %s, %d);' % (L.tag, s, s, size)]
+        return self.sp_wrap(b, stmts, pre, post)
+
     def sp_c89_call(self, L, b, X, i, j, t, pre, val):
         """A scratch array a helper fills (NPB BT's exact_solution): in full, in part, or after
         reading it; at the top of the iteration or in an inner loop that may not run; read
@@ -3985,7 +4051,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
                  'clamp', 'gather', 'mirror', 'reuse', 'element', 'cglobal', 'rank4', 'dense',
-                 'nscall', 'nstype', 'membertype', 'elemref']
+                 'nscall', 'nstype', 'membertype', 'elemref', 'scratchpart']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 

@@ -130,8 +130,43 @@ void scratchTwice(int n) {
     }
 }
 
+/* Scratch rows filled in part, over a range the function's parameters bound (NPB MG's psinv):
+   each inner row is filled for i1 < n1, then read at i1 - 1 and i1 + 1 for 1 <= i1 < n1 - 1.
+   The second row's fill reads the first row's element just written, a descending loop reads
+   the second row, and a row filled over a range an outer loop's variable bounds is read inside
+   that range. */
+static double U[N][N][N], R[N][N][N];
+void psinv(int n1, int n2, int n3) {
+  int i3, i2, i1, k;
+  double r1[N], r2[N], t[N];
+  [[cluster::gpu_parallel]]
+  for (i3 = 1; i3 < n3 - 1; i3++) {
+    for (i2 = 1; i2 < n2 - 1; i2++) {
+      for (i1 = 0; i1 < n1; i1++) {
+        r1[i1] = R[i3][i2 - 1][i1] + R[i3][i2 + 1][i1] + R[i3 - 1][i2][i1] + R[i3 + 1][i2][i1];
+        r2[i1] = R[i3 - 1][i2 - 1][i1] + R[i3 + 1][i2 + 1][i1] + 0.5 * r1[i1];
+      }
+      for (i1 = 1; i1 < n1 - 1; i1++)
+        U[i3][i2][i1] += 0.5 * R[i3][i2][i1] + 0.25 * (r1[i1 - 1] + r1[i1 + 1] + r1[i1]);
+      for (i1 = n1 - 2; i1 >= 1; i1--)
+        U[i3][i2][i1] -= 0.125 * (r2[i1 + 1] - r2[i1 - 1]);
+      for (k = 2; k <= i2 + 1; k++)
+        t[k] = R[i3][i2][k - 1] * 0.5;
+      for (k = 3; k < i2 + 2; k++)
+        U[i3][i2][k] += t[k - 1] - t[k];
+    }
+  }
+}
+
 int main() {
   int i, j;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      for (int k = 0; k < N; k++) {
+        R[i][j][k] = (i * 7 + j * 3 + k) % 11 * 0.25;
+        U[i][j][k] = (i + j + k) % 5 * 0.5;
+      }
+  psinv(N - 2, N, N - 1);
   for (i = 0; i < N; i++)
     for (j = 0; j < N; j++) {
       A[i][j] = i + j * 0.5;
@@ -163,6 +198,10 @@ int main() {
       s += C[i][j] * (j + 1) + L[i][j] * (i + 1);
   for (i = 0; i < 101; i++)
     s += S[i] * i;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      for (int k = 0; k < N; k++)
+        s += U[i][j][k] * ((i + 2 * j + 3 * k) % 13);
   for (i = 0; i < N; i++)
     for (j = 0; j < 8; j++)
       s += O[i][j] * (j + 2);
