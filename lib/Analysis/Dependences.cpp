@@ -37,9 +37,23 @@ bool disjointFields(const Access &A, const Access &B) {
   return false;
 }
 
+/// Where Reg is an array that privatization considered and did not take, the refusal Added
+/// (when the log took it) says what stopped privatization, as a further note.
+void explainPrivate(RejectReason *Added, const Region &Reg, const LoopResult &R) {
+  if (!Added || !Reg.Base)
+    return;
+  for (const PrivateMiss &M : R.PrivateMisses)
+    if (M.Var == Reg.Base) {
+      Added->DetailLoc = M.Loc;
+      Added->Detail = M.Why;
+      return;
+    }
+}
+
 /// The first dependence between two accesses of one region, as a refusal.
 bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
-                      const NestInfo &Nest, const RangeMap &Ranges, RejectLog &Log) {
+                      const NestInfo &Nest, const RangeMap &Ranges, const LoopResult &R,
+                      RejectLog &Log) {
   const std::vector<std::vector<Polynomial>> &Subs = Reg.Subscripts;
   for (size_t I = 0; I < As.size(); ++I) {
     if (!As[I]->Write)
@@ -91,6 +105,7 @@ bool refuseDependence(const Region &Reg, const std::vector<const Access *> &As,
           Log.add(RejectKind::ArrayDependence, Msg, I == J ? As[I]->Loc : As[J]->Loc,
                   I == J ? "written here" : OtherWrites ? "conflicting write here"
                                                         : "conflicting read here");
+      explainPrivate(Added, Reg, R);
       // Accesses made under affine conditions: the witness must meet them.
       if (Added && !Witness.empty() && !As[I]->Guarded && !As[J]->Guarded &&
           (!As[I]->Conds.empty() || !As[J]->Conds.empty())) {
@@ -268,23 +283,26 @@ void testDependences(const NestInfo &Nest, const RegionAccesses &ByRegion,
     };
     for (const Access *A : As)
       if (A->Write && !A->Affine && !Refused) {
-        Log.add(RejectKind::NonAffineWrite,
-                "'" + Reg.Name + "' is written through " +
-                    Subscript(A, "a subscript that is not affine in the loop variables") +
-                    ", so iterations may write the same element",
-                A->Loc, "written here");
+        explainPrivate(
+            Log.add(RejectKind::NonAffineWrite,
+                    "'" + Reg.Name + "' is written through " +
+                        Subscript(A, "a subscript that is not affine in the loop variables") +
+                        ", so iterations may write the same element",
+                    A->Loc, "written here"),
+            Reg, R);
         Refused = true;
       }
     for (const Access *A : As)
       if (!A->Write && !A->Affine && !Refused) {
-        Log.add(RejectKind::ArrayDependence,
-                "'" + Reg.Name + "' is written by the loop and read through " +
-                    Subscript(A, "a subscript that is not affine") +
-                    ", so an iteration may read what another writes",
-                A->Loc, "read here");
+        explainPrivate(Log.add(RejectKind::ArrayDependence,
+                               "'" + Reg.Name + "' is written by the loop and read through " +
+                                   Subscript(A, "a subscript that is not affine") +
+                                   ", so an iteration may read what another writes",
+                               A->Loc, "read here"),
+                       Reg, R);
         Refused = true;
       }
-    if (Refused || refuseDependence(Reg, As, Nest, Ranges, Log) ||
+    if (Refused || refuseDependence(Reg, As, Nest, Ranges, R, Log) ||
         refuseRowLeaving(Reg, As, Nest, Ranges, Log))
       continue;
     Reg.FullWrite = writtenInFull(Reg, As, R);

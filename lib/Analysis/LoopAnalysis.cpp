@@ -34,7 +34,7 @@ LoopResult LoopAnalyzer::analyze(const Stmt *Loop, const LoopClauses &Clauses,
   if (!buildNest(Ctx, Loop, Clauses, Scope, R, Log, Nest))
     return R;
   EscapeInfo Escapes = scanEscapes(Enclosing, Loop, Ctx);
-  R.Privates = findPrivates(Nest, R, Enclosing, Loop, Escapes);
+  R.Privates = findPrivates(Nest, R, Enclosing, Loop, Escapes, &R.PrivateMisses);
   BodyWalker Walker(Ctx, R, Log, Escapes, Scope);
   Walker.run(Nest.Body, Nest.NormVars);
   BodyFacts &Facts = Walker.Facts;

@@ -36,11 +36,13 @@ bool checkContext(clang::ASTContext &Ctx, const clang::Stmt *Loop,
 bool buildNest(clang::ASTContext &Ctx, const clang::Stmt *Loop, const LoopClauses &Clauses,
                const LoopScope &Scope, LoopResult &R, RejectLog &Log, NestInfo &Nest);
 
-/// Scalars of the enclosing function, declared before the loop, that every iteration writes
-/// before reading (Privatize.cpp).
+/// Scalars and small arrays of the enclosing function, declared before the loop, that every
+/// iteration writes before reading (Privatize.cpp). Misses: the arrays it considered and did
+/// not take, with what stopped each.
 std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
                                   const clang::FunctionDecl *Enclosing, const clang::Stmt *Loop,
-                                  const EscapeInfo &Escapes);
+                                  const EscapeInfo &Escapes,
+                                  std::vector<PrivateMiss> *Misses = nullptr);
 
 /// Bounds, initializers and steps do not change during the loop, and a collapsed nest is
 /// rectangular (CanonicalNest.cpp).

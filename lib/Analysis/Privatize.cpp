@@ -32,6 +32,7 @@
 #include "UseScan.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/LiveVariables.h"
 #include "clang/Analysis/AnalysisDeclContext.h"
@@ -193,6 +194,12 @@ public:
     EndsWritten = stmt(Body, State::whole(false), 0).Whole && !EndsUnwritten;
     return Ok;
   }
+  /// Where the walk found V read before the iteration wrote it, and a note saying so (an array
+  /// only; invalid and empty otherwise).
+  clang::SourceLocation FailLoc;
+  std::string FailWhy;
+  /// Whether some loop filled a range of V only.
+  bool filledInPart() const { return LastPart != 0; }
 
 private:
   /// A range [Lo, Hi) of V that a loop filled, met at loop depth Depth of Ranges.
@@ -200,6 +207,7 @@ private:
     Linear Lo, Hi;
     size_t Depth = 0;
     unsigned Id = 0;
+    const ForStmt *Fill = nullptr;
   };
   /// What is written of V at a point of the body: all of it, or some ranges.
   struct State {
@@ -238,25 +246,101 @@ private:
   void read(const Stmt *E, const State &W) {
     if (W.Whole || !mentions(E))
       return;
-    if (W.Parts.empty() || !readsWithin(E, W))
-      Ok = false;
+    const Expr *Outside = nullptr;
+    if (W.Parts.empty() || !readsWithin(E, W, Outside)) {
+      const Expr *At = Outside ? Outside : firstMention(E);
+      // A store `V[k] = e` the walk meets is no fill it follows.
+      const auto *BO = dyn_cast<BinaryOperator>(cast<Expr>(E)->IgnoreImplicit()->IgnoreParens());
+      bool Store = At && BO && BO->getOpcode() == BO_Assign &&
+                   BO->getLHS()->IgnoreParens() == At;
+      fail(At, W, Outside != nullptr && !Store, Store);
+    }
   }
 
-  /// Whether every mention of V in S is a subscript whose value lies in one of W's parts.
-  bool readsWithin(const Stmt *S, const State &W) const {
+  /// The first failure of the walk: where, and why V is not the iteration's own there.
+  void fail(const Expr *At, const State &W, bool PastParts, bool Store = false) {
+    if (!Ok)
+      return;
+    Ok = false;
+    if (!Size || !At)
+      return;
+    const ASTContext &Ctx = V->getASTContext();
+    const SourceManager &SM = Ctx.getSourceManager();
+    auto Header = [&](const ForStmt *F) {
+      std::string H =
+          Lexer::getSourceText(CharSourceRange::getCharRange(
+                                   F->getBeginLoc(), F->getRParenLoc().getLocWithOffset(1)),
+                               SM, Ctx.getLangOpts())
+              .str();
+      return H.empty() || H.size() > 80 || H.find('\n') != std::string::npos
+                 ? std::string()
+                 : " ('" + H + "')";
+    };
+    auto Line = [&](const Stmt *S) {
+      return std::to_string(SM.getExpansionLineNumber(S->getBeginLoc()));
+    };
+    FailLoc = At->getExprLoc();
+    std::string Name = V->getNameAsString();
+    std::string Head = "'" + Name + "' is not private to each iteration: ";
+    if (Store && Unranged) {
+      FailLoc = Unranged->getBeginLoc();
+      FailWhy = Head + "the loop at line " + Line(Unranged) + Header(Unranged) +
+                " fills it over bounds privatization cannot follow (signed integers, linear in "
+                "variables the iteration does not change)";
+    } else if (Store) {
+      FailWhy = Head + "it is written here, but not by a loop that fills a range of it ('for "
+                "(j = lo; j < hi; j++) " + Name + "[j] = e;', e not reading '" + Name +
+                "'), the only stores privatization follows";
+    } else if (!PastParts) {
+      FailWhy = Head + "it is read here before the iteration has filled it on every path";
+    } else {
+      const ForStmt *F = W.Parts.front().Fill;
+      FailWhy = Head + "'" + spell(At, Ctx) + "' may lie outside the elements that the loop at "
+                "line " + Line(F) + Header(F) + " fills" +
+                (Changing    ? ": the iteration may change '" + Changing->getNameAsString() + "'"
+                 : Unbounded ? ": the loop of '" + Unbounded->getNameAsString() +
+                                   "' around it has no range privatization can follow"
+                             : std::string());
+    }
+  }
+
+  /// The first mention of V in S, or null.
+  const Expr *firstMention(const Stmt *S) const {
+    if (!S)
+      return nullptr;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S); AS && varOf(AS->getBase()) == V)
+      return AS;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V)
+      return DR;
+    for (const Stmt *C : S->children())
+      if (const Expr *E = firstMention(C))
+        return E;
+    return nullptr;
+  }
+
+  /// Whether every mention of V in S is a subscript whose value lies in one of W's parts;
+  /// Outside: the first that is not.
+  bool readsWithin(const Stmt *S, const State &W, const Expr *&Outside) const {
     if (!S)
       return true;
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S);
         AS && varOf(AS->getBase()) == V) {
-      if (!readsWithin(AS->getIdx(), W))
+      if (!readsWithin(AS->getIdx(), W, Outside))
         return false;
-      return std::any_of(W.Parts.begin(), W.Parts.end(),
-                         [&](const Part &P) { return within(AS->getIdx(), P); });
+      if (std::any_of(W.Parts.begin(), W.Parts.end(),
+                      [&](const Part &P) { return within(AS->getIdx(), P); }))
+        return true;
+      Outside = AS;
+      return false;
     }
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      return DR->getDecl() != V;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+      if (DR->getDecl() != V)
+        return true;
+      Outside = DR;
+      return false;
+    }
     for (const Stmt *C : S->children())
-      if (!readsWithin(C, W))
+      if (!readsWithin(C, W, Outside))
         return false;
     return true;
   }
@@ -265,6 +349,7 @@ private:
   /// the loops entered since P's fill differ from them by constants, every variable left
   /// keeping its value since the fill.
   bool within(const Expr *Idx, const Part &P) const {
+    Changing = Unbounded = nullptr;
     const ASTContext &Ctx = V->getASTContext();
     std::optional<Linear> I = Linear::of(Idx, Ctx);
     if (!I)
@@ -276,8 +361,10 @@ private:
         auto It = F.Terms.find(R.Var);
         if (It == F.Terms.end())
           return true;
-        if (!R.Known)
+        if (!R.Known) {
+          Unbounded = R.Var;
           return false;
+        }
         bool Lower = (It->second > 0) == Least;
         F = F.substituted(R.Var, Lower ? R.Lo : R.Hi);
         return F.small();
@@ -295,8 +382,11 @@ private:
     };
     for (const Linear *F : {(const Linear *)&Min, (const Linear *)&Max, &P.Lo, &P.Hi})
       for (const auto &[X, C] : F->Terms)
-        if (!Kept(X))
+        if (!Kept(X)) {
+          if (!Changing)
+            Changing = X;
           return false;
+        }
     Linear Above = Min.plus(P.Lo, -1);      // Min - Lo >= 0
     Linear Below = P.Hi.plus(Max, -1);      // Hi - Max >= 1
     return Above.Terms.empty() && Below.Terms.empty() && Above.Const >= 0 && Below.Const >= 1;
@@ -482,12 +572,15 @@ private:
     if (!Invariant)
       return std::nullopt;
     Range R = rangeOf(F);
-    if (!R.Known || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+    if (!R.Known || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE)) {
+      if (!Unranged)
+        Unranged = F;
       return std::nullopt;
+    }
     Linear One;
     One.Const = 1;
     State S;
-    S.Parts.push_back({R.Lo, R.Hi.plus(One, 1), Ranges.size(), ++LastPart});
+    S.Parts.push_back({R.Lo, R.Hi.plus(One, 1), Ranges.size(), ++LastPart, F});
     return S;
   }
 
@@ -667,6 +760,14 @@ private:
   std::vector<const ForStmt *> Fills; ///< The loops that filled V.
   std::vector<Range> Ranges; ///< The loops of the body entered on the way to this point.
   unsigned LastPart = 0;
+  const ForStmt *Unranged = nullptr; ///< The first fill of V whose range could not be followed.
+  /// The last test of a read against a filled range met this variable, which may not keep its
+  /// value through the iteration (a global, or a local the body writes or whose address
+  /// escapes).
+  mutable const VarDecl *Changing = nullptr;
+  /// The last such test met the variable of a loop around the read whose range is not known
+  /// (it changes its variable in its body, or its bounds are not linear).
+  mutable const VarDecl *Unbounded = nullptr;
   bool Ok = true;
   bool EndsUnwritten = false;
 };
@@ -855,7 +956,7 @@ const Stmt *outermostFor(const Stmt *Loop) {
 
 std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
                                   const clang::FunctionDecl *Enclosing, const Stmt *Loop,
-                                  const EscapeInfo &Escapes) {
+                                  const EscapeInfo &Escapes, std::vector<PrivateMiss> *Misses) {
   std::vector<Private> Out;
   if (!Enclosing || !Nest.Body || !Enclosing->getBody())
     return Out;
@@ -908,14 +1009,25 @@ std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
     if (IsNest || Within(Nest.Body))
       continue;
     bool EndsWritten = false;
-    if (!WriteFlow(VD, Invariant).privatizable(Nest.Body, EndsWritten))
+    WriteFlow Flow(VD, Invariant);
+    if (!Flow.privatizable(Nest.Body, EndsWritten)) {
+      if (Misses && !Flow.FailWhy.empty())
+        Misses->push_back({VD, Flow.FailLoc, Flow.FailWhy});
       continue;
+    }
     if (!After)
       After.emplace(Enclosing, outermostFor(Loop));
     bool LiveOut = privatizableArray(VD) ? After->arrayMayBeRead(VD, Enclosing->getBody())
                                          : After->mayBeRead(VD);
-    if (LiveOut && !EndsWritten)
-      continue; // an iteration may leave it unwritten, and the code after the loop reads it
+    if (LiveOut && !EndsWritten) {
+      // An iteration may leave it unwritten, and the code after the loop reads it.
+      if (Misses && privatizableArray(VD) && Flow.filledInPart())
+        Misses->push_back({VD, VD->getLocation(),
+                           "'" + VD->getNameAsString() +
+                               "' is not private to each iteration: an iteration fills only "
+                               "part of it, and the code after the loop may read it"});
+      continue;
+    }
     Out.push_back({VD, VD->getNameAsString(), LiveOut});
   }
   std::sort(Out.begin(), Out.end(), [](const Private &A, const Private &B) {

@@ -79,6 +79,8 @@ PendingDiag Decider::refusal(const MatchedLoop &L, const LoopResult &R,
                          "also: " + X.Message, {}, {}});
     else if (X.Loc.isValid() && !X.Note.empty())
       D.Notes.push_back({DiagnosticsEngine::Note, X.Loc, X.Note, {}, {}});
+    if (X.DetailLoc.isValid() && !X.Detail.empty())
+      D.Notes.push_back({DiagnosticsEngine::Note, X.DetailLoc, X.Detail, {}, {}});
     // A clause to add: at the attribute, which automatic mode has on the function instead.
     if (X.Suggestion.empty() || !Ann || L.Automatic)
       continue;

@@ -184,8 +184,9 @@ void scratchRow(int n, double (*out)[8], const double *in) {
 void scratchPart(int n, double (*out)[8], const double *in) {
   double tmp[8] = {0};
   int i, j;
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'tmp' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'tmp' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:19: note: 'tmp' is not private to each iteration: 'tmp[7 - j]' may lie outside the elements that the loop at line [[@LINE+3]] ('for (j = 0; j < 7; j++)') fills
   [[cluster::gpu_parallel]]
   for (i = 0; i < n; i++) {
     for (j = 0; j < 7; j++)
@@ -199,8 +200,9 @@ void scratchPart(int n, double (*out)[8], const double *in) {
 void scratchReadFirst(int n, double (*out)[8], const double *in) {
   double tmp[8] = {0};
   int i, j;
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'tmp' is written in one iteration and read in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:17: note: conflicting read here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'tmp' is written in one iteration and read in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:17: note: conflicting read here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:17: note: 'tmp' is not private to each iteration: it is read here before the iteration has filled it on every path
   [[cluster::gpu_parallel]]
   for (i = 0; i < n; i++) {
     out[i][0] = tmp[3];
@@ -216,8 +218,9 @@ void scratchReadFirst(int n, double (*out)[8], const double *in) {
 void scratchSelf(int n, double (*out)[8], const double *in) {
   double tmp[8] = {0};
   int i, j;
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'tmp' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'tmp' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: 'tmp' is not private to each iteration: it is written here, but not by a loop that fills a range of it ('for (j = lo; j < hi; j++) tmp[j] = e;', e not reading 'tmp'), the only stores privatization follows
   [[cluster::gpu_parallel]]
   for (i = 0; i < n; i++) {
     for (j = 0; j < 8; j++)
@@ -554,8 +557,9 @@ void partTriangle(int n3, double (*u)[64], double (*r)[64]) {
 void partPast(int n1, int n3, double (*u)[64], double (*r)[64]) {
   int i3, i1;
   double r1[64];
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:32: note: 'r1' is not private to each iteration: 'r1[i1 + 1]' may lie outside the elements that the loop at line [[@LINE+3]] ('for (i1 = 0; i1 < n1; i1++)') fills
   [[cluster::gpu_parallel]]
   for (i3 = 1; i3 < n3 - 1; i3++) {
     for (i1 = 0; i1 < n1; i1++)
@@ -569,8 +573,9 @@ void partPast(int n1, int n3, double (*u)[64], double (*r)[64]) {
 void partOnePath(int n1, int n3, double (*u)[64], double (*r)[64]) {
   int i3, i1;
   double r1[64];
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:9: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:9: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+7]]:19: note: 'r1' is not private to each iteration: it is read here before the iteration has filled it on every path
   [[cluster::gpu_parallel]]
   for (i3 = 1; i3 < n3 - 1; i3++) {
     if (i3 % 2)
@@ -586,8 +591,9 @@ int Extent;
 void partGlobalBound(int n3, double (*u)[64], double (*r)[64]) {
   int i3, i1;
   double r1[64];
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:19: note: 'r1' is not private to each iteration: 'r1[i1]' may lie outside the elements that the loop at line [[@LINE+3]] ('for (i1 = 0; i1 < Extent; i1++)') fills: the iteration may change 'Extent'
   [[cluster::gpu_parallel]]
   for (i3 = 1; i3 < n3 - 1; i3++) {
     for (i1 = 0; i1 < Extent; i1++)
@@ -601,8 +607,9 @@ void partGlobalBound(int n3, double (*u)[64], double (*r)[64]) {
 void partBoundChanged(int n1, int n3, double (*u)[64], double (*r)[64]) {
   int i3, i1, m;
   double r1[64];
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'r1' is written through a subscript over 'i1', the variable of an inner loop whose range is not known ('for (i1 = 0; i1 < m; i1++)'), so iterations may write the same element
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'r1' is written through a subscript over 'i1', the variable of an inner loop whose range is not known ('for (i1 = 0; i1 < m; i1++)'), so iterations may write the same element
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+8]]:19: note: 'r1' is not private to each iteration: 'r1[i1]' may lie outside the elements that the loop at line [[@LINE+4]] ('for (i1 = 0; i1 < m; i1++)') fills: the iteration may change 'm'
   [[cluster::gpu_parallel]]
   for (i3 = 1; i3 < n3 - 1; i3++) {
     m = n1;
@@ -618,8 +625,9 @@ void partBoundChanged(int n1, int n3, double (*u)[64], double (*r)[64]) {
 double partLive(int n1, int n3, double (*u)[64], double (*r)[64]) {
   int i3, i1;
   double r1[64];
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE-3]]:10: note: 'r1' is not private to each iteration: an iteration fills only part of it, and the code after the loop may read it
   [[cluster::gpu_parallel]]
   for (i3 = 1; i3 < n3 - 1; i3++) {
     for (i1 = 0; i1 < n1; i1++)
@@ -634,8 +642,9 @@ double partLive(int n1, int n3, double (*u)[64], double (*r)[64]) {
 void partJumps(int n1, int n3, double (*u)[64], double (*r)[64]) {
   int i3, i1;
   double r1[64];
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'r1' is written by the loop and read through a subscript that is not affine, so an iteration may read what another writes
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+7]]:19: note: read here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:3: warning: loop not parallelized: 'r1' is written by the loop and read through a subscript that is not affine, so an iteration may read what another writes
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+8]]:19: note: read here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+7]]:19: note: 'r1' is not private to each iteration: 'r1[i1 + 1]' may lie outside the elements that the loop at line [[@LINE+4]] ('for (i1 = 0; i1 < n1; i1++)') fills: the loop of 'i1' around it has no range privatization can follow
   // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:7: note: also: 'u' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
   [[cluster::gpu_parallel]]
   for (i3 = 1; i3 < n3 - 1; i3++) {
@@ -652,8 +661,9 @@ void partJumps(int n1, int n3, double (*u)[64], double (*r)[64]) {
 void partUnsigned(unsigned n1, int n3, double (*u)[64], double (*r)[64]) {
   int i3;
   double r1[64];
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'r1' is written by the loop and read through a subscript over 'k', the variable of an inner loop whose range is not known ('for (int k = 0; k < n1 - 1; k++)'), so an iteration may read what another writes
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+7]]:18: note: read here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:3: warning: loop not parallelized: 'r1' is written by the loop and read through a subscript over 'k', the variable of an inner loop whose range is not known ('for (int k = 0; k < n1 - 1; k++)'), so an iteration may read what another writes
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+8]]:18: note: read here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:5: note: 'r1' is not private to each iteration: the loop at line [[@LINE+4]] ('for (int i1 = 0; i1 < n1; i1++)') fills it over bounds privatization cannot follow (signed integers, linear in variables the iteration does not change)
   // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:7: note: also: 'u' is written through a subscript over 'k', the variable of an inner loop whose range is not known ('for (int k = 0; k < n1 - 1; k++)'), so iterations may write the same element
   [[cluster::gpu_parallel]]
   for (i3 = 1; i3 < n3 - 1; i3++) {
@@ -686,8 +696,9 @@ void partReuse(int mm1, int mm3, double (*u)[64], double (*z)[64]) {
 void partReuseAhead(int mm1, int mm3, double (*u)[64], double (*z)[64]) {
   int i3, i1;
   double z1[64], z3[64];
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'z1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'z1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+5]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:7: note: 'z1' is not private to each iteration: it is written here, but not by a loop that fills a range of it ('for (j = lo; j < hi; j++) z1[j] = e;', e not reading 'z1'), the only stores privatization follows
   [[cluster::gpu_parallel]]
   for (i3 = 0; i3 < mm3 - 1; i3++) {
     for (i1 = 0; i1 < mm1; i1++) {

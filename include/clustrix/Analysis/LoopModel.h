@@ -52,6 +52,10 @@ struct RejectReason {
   /// each stream), or a query of the OpenMP runtime (`omp_get_thread_num()`). The OpenMP race
   /// check does not count it.
   bool ThreadSafeCall = false;
+  /// A further note, where one tells why the refused object is not the iteration's own (a
+  /// scratch array that privatization could not take, and what stopped it); empty for none.
+  clang::SourceLocation DetailLoc = {};
+  std::string Detail = {};
 };
 
 /// Stable name of a reject kind, for the report and the docs anchor.
@@ -164,6 +168,14 @@ constexpr int64_t MaxDevicePrivateArrayBytes = 1024;
 /// A scalar (or a small one-dimensional array) of the enclosing function that every iteration
 /// writes (fills) before reading it: each chunk has its own, and the chunk that runs the last
 /// iteration leaves its value in the variable.
+/// A variable declared before the loop that privatization considered and did not take, with
+/// the first thing that stopped it (Privatize.cpp): a note for the refusal it then meets.
+struct PrivateMiss {
+  const clang::VarDecl *Var = nullptr;
+  clang::SourceLocation Loc;
+  std::string Why;
+};
+
 struct Private {
   const clang::VarDecl *Var = nullptr;
   std::string Name;
@@ -188,6 +200,7 @@ struct LoopResult {
   std::vector<Reduction> Reductions;
   std::vector<Append> Appends;
   std::vector<Private> Privates;
+  std::vector<PrivateMiss> PrivateMisses; ///< Arrays privatization did not take, and why.
   /// Variables declared outside the loop (or global) that the body or its callees write, as
   /// scalars; Privates are not among them.
   std::vector<const clang::VarDecl *> WrittenScalars;
