@@ -544,35 +544,6 @@ void BodyWalker::noteRecord(const RecordDecl *RD) {
 
 // --- Inner loops --------------------------------------------------------------------------------
 
-/// The range of a variable that two loops run over, A's then B's: the same range when they
-/// take the same values, else the hull of both (PolyRange::Hull: no loop covers it in full),
-/// or none when their bounds cannot be ordered.
-static std::optional<PolyRange> hullOf(const PolyRange &A, const PolyRange &B) {
-  auto Plain = [](const PolyRange &X) { return !X.Hull && !X.isLattice() && !X.isClamped(); };
-  if (A.Lo == B.Lo && A.Hi == B.Hi && Plain(A) && Plain(B))
-    return B; // a row filled, then read: as one loop
-  // Ends that cannot be ordered, over loop-invariant symbols only (`p < np`, then `p < nr`):
-  // their min and max, as clamp symbols that the host evaluates at the loop.
-  auto End = [](const Polynomial &X, const Polynomial &Y, bool IsMax) -> Polynomial {
-    if (provablyLessEq(X, Y))
-      return IsMax ? Y : X;
-    if (provablyLessEq(Y, X))
-      return IsMax ? X : Y;
-    auto Invariant = [](const Polynomial &P) { return P.isValid() && P.loopVars().empty(); };
-    if (Invariant(X) && Invariant(Y))
-      return Polynomial::variable(clampSymbol(IsMax, X, Y));
-    return Polynomial::invalid();
-  };
-  std::optional<PolyRange> H(std::in_place);
-  H->Lo = End(A.Lo, B.Lo, /*IsMax=*/false);
-  H->Hi = End(A.Hi, B.Hi, /*IsMax=*/true);
-  if (!H->Lo.isValid() || !H->Hi.isValid())
-    return std::nullopt;
-  H->Base = H->Lo;
-  H->Hull = true;
-  return H;
-}
-
 /// Whether S holds a statement that leaves an iteration of the loop around it early, or the
 /// loop: break, continue, goto, return, throw (in a nested loop or switch too: conservative).
 static bool leavesEarly(const Stmt *S) {
@@ -608,24 +579,17 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   double Trips = CostModel::UnknownTrips;
   innerRange(F, IV, Range, Trips);
   const bool OwnRange = Range.has_value();
-  if (IV && Facts.Ranges.count(IV)) {
-    // A variable declared before the body's loops and run by several of them: every access
-    // through it is bounded by the hull of their ranges (boxes, dependences).
-    std::optional<PolyRange> Hull;
-    if (Range)
-      Hull = hullOf(Facts.Ranges[IV], *Range);
-    if (!Hull)
-      refuse(RejectKind::UnsupportedConstruct,
-             "'" + IV->getNameAsString() + "' is the variable of several loops of the body" +
-                 (Range ? " whose ranges cannot be ordered" : ", and this one's range is not known") +
-                 "; give each loop a variable of its own",
-             F->getForLoc(), "loop here");
-    Range = Hull;
-  }
+  // A variable declared before the body's loops and run by several of them: within each loop
+  // it is a variable of its own (keyed by that loop), bounded by that loop's range alone, so
+  // that the accesses of each loop have their own boxes and dependences. The first loop keeps
+  // the variable's own key.
+  const void *Key = IV;
+  if (IV && !SeenInner.insert(IV).second)
+    Key = F;
   if (IV && Range) {
-    PolyVar V{IV, IV->getNameAsString(), true};
+    PolyVar V{Key, IV->getNameAsString(), true};
     InnerVars[IV] = V;
-    Facts.Ranges[IV] = *Range;
+    Facts.Ranges[Key] = *Range;
     auto Entry = std::find_if(R.InnerRanges.begin(), R.InnerRanges.end(),
                               [&](const auto &E) { return E.first.Key == V.Key; });
     if (Entry != R.InnerRanges.end())

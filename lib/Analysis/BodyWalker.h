@@ -367,6 +367,8 @@ private:
   std::map<const clang::VarDecl *, Polynomial> IVPolys;
   std::vector<PolyVar> NormVars;
   std::map<const clang::VarDecl *, PolyVar> InnerVars;
+  /// Variables of the body's loops met so far: a later loop over one gets a key of its own.
+  std::set<const clang::VarDecl *> SeenInner;
   /// The variables of the inner loops being walked whose ranges are not known, with each loop.
   std::map<const clang::VarDecl *, const clang::ForStmt *> UnrangedLoops;
   std::set<const clang::VarDecl *> Locals;

@@ -1,9 +1,11 @@
 // A variable declared before the loop and run by several inner loops of its body (NPB SP's
 // compute_rhs: `for (i = 1; i <= nx2; i++) ...` then `for (i = 3; i <= nx2 - 2; i++) ...`).
-// Every access through it is bounded by the hull of the loops' ranges, for the boxes a GPU
-// copies and for the dependence test: the second loop's range alone made a GPU copy rows too
-// short (test/EndToEnd/reused-loop-variable.test) and let a racing loop through. Past its loop
-// the variable holds its exit value, which no range bounds: accesses through it are not affine.
+// Within each loop it is a variable of its own, bounded by that loop's range, for the boxes a
+// GPU copies and for the dependence test: the second loop's range alone once made a GPU copy
+// rows too short (test/EndToEnd/reused-loop-variable.test) and let a racing loop through, and
+// the hull of the ranges that replaced it made boxes wider than the accesses (NPB MG's interp,
+// whose hull reached into the next grid level, ran serially). Past its loop the variable holds
+// its exit value, which no range bounds: accesses through it are not affine.
 // RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark|note}}:"
 // REQUIRES: compiler
 
@@ -50,19 +52,33 @@ void unordered(int n, int m, double (*out)[64]) {
   }
 }
 
-// Ends that name the parallel variable (k against 0): no clamp symbol can stand for them, so
-// refused, with a way out.
+// Ends that name the parallel variable (k against 0): each loop has its own range, so the
+// ranges need no order.
 void unorderedByLoopVariable(int n, double (*out)[64]) {
   int i;
-  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'i' is the variable of several loops of the body whose ranges cannot be ordered; give each loop a variable of its own
+  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 16); in: out; out: out; private: i
   [[cluster::gpu_parallel]]
   for (int k = 0; k < 8; ++k) {
     for (i = k; i < n; ++i)
       out[k][i] = 1.0;
-    // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:5: note: loop here
     for (i = 0; i < 3; ++i)
-      // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:7: note: also: 'out' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
       out[k][i] += 2.0;
+  }
+}
+
+// A loop reads with the first loop's range what the second writes with its own: the ranges
+// are each loop's (iteration k writes out[k + i] for i < 3, and reads out[k + i] for i < 8).
+void rangesApart(double *out) {
+  int i;
+  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+3]]:3: warning: loop not parallelized: 'out' is written in one iteration and read in another: iterations 0 and 2 touch the same element
+  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+5]]:12: note: conflicting read here
+  [[cluster::gpu_parallel]]
+  for (int k = 0; k < 100; ++k) {
+    double s = 0;
+    for (i = 0; i < 8; ++i)
+      s += out[k + i];
+    for (i = 0; i < 3; ++i)
+      out[k + i] = s;
   }
 }
 
@@ -79,17 +95,16 @@ void after(double *a, const double *b) {
   }
 }
 
-// A second loop whose range is not known (i doubles): refused, with the same way out.
+// A second loop whose range is not known (i doubles): its accesses through i are not affine.
 void unknownRange(double (*out)[64]) {
   int i;
-  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'i' is the variable of several loops of the body, and this one's range is not known; give each loop a variable of its own
+  // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'out' is written through a subscript over 'i', the variable of an inner loop whose range is not known ('for (i = 1; i < 64; i = 2 * i)'), so iterations may write the same element
   [[cluster::gpu_parallel]]
   for (int k = 0; k < 8; ++k) {
     for (i = 0; i < 8; ++i)
       out[k][i] = 1.0;
-    // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:5: note: loop here
     for (i = 1; i < 64; i = 2 * i)
-      // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:7: note: also: 'out' is written through a subscript over 'i', the variable of an inner loop whose range is not known ('for (i = 1; i < 64; i = 2 * i)'), so iterations may write the same element
+      // CHECK: {{.*}}reused-loop-variable.cpp:[[@LINE+1]]:7: note: written here
       out[k][i] += 2.0;
   }
 }
