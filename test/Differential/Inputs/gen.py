@@ -2242,7 +2242,7 @@ class Program:
         filling a slice of a scratch array from X, the second scaling part of it; 'after' also
         writes through the variable's exit value; 'overlap' gives the slices a stride smaller
         than the first loop's length, so that iterations write the same elements (a race the
-        compiler must see with the hull of the two ranges)."""
+        compiler must see with the first loop's range, each loop's variable having its own)."""
         b = self.sp_base(L)
         if not b:
             return None
@@ -2259,8 +2259,8 @@ class Program:
         stride = r.randint(1, a - 1) if kind == 'overlap' else hi2 + 2
         size = (hi + 1) * stride + max(a, hi2) + 2
         x = Body.elem_ex(X.at(i), T).t
-        # 'symbolic': the ends are locals the compiler cannot compare, so the hull's ends are
-        # min and max clamp symbols evaluated at the loop.
+        # 'symbolic': the ends are locals the compiler cannot compare (each loop's range is its
+        # own, and the boxes take each loop's ends as the host evaluates them at the loop).
         ends = [str(a), str(lo2), str(hi2)]
         decls = ['  std::vector<double> %s(%d);' % (w, size), '  int %s = 0;' % v]
         if r.chance(0.5):
