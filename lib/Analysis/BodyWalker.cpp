@@ -578,7 +578,6 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   std::optional<PolyRange> Range;
   double Trips = CostModel::UnknownTrips;
   innerRange(F, IV, Range, Trips);
-  const bool OwnRange = Range.has_value();
   // A variable declared before the body's loops and run by several of them: within each loop
   // it is a variable of its own (keyed by that loop), bounded by that loop's range alone, so
   // that the accesses of each loop have their own boxes and dependences. The first loop keeps
@@ -599,12 +598,11 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   }
   ++CondDepth;
   const bool Ranged = IV && Range;
-  // (A range of its own that cannot join another loop's is refused above, in those words.)
-  const bool Unranged = IV && !OwnRange && !UnrangedLoops.count(IV);
+  const bool Unranged = IV && !Range && !UnrangedLoops.count(IV);
   if (Unranged)
     UnrangedLoops[IV] = F;
   RangedLoopDepth += Ranged;
-  const bool Dense = Ranged && OwnRange && !Range->Hull && denseLoop(F, *Range);
+  const bool Dense = Ranged && denseLoop(F, *Range);
   DenseLoopDepth += Dense;
   if (F->getConditionVariableDeclStmt())
     walkStmt(F->getConditionVariableDeclStmt());

@@ -214,9 +214,8 @@ bool writtenInFull(const Region &Reg, const std::vector<const Access *> &As,
     if (Vs.size() != 1 || Used.count(Vs[0].Key))
       return false;
     // A variable with a clamped bound may skip values that its interval, and so the box, has.
-    // So may a variable that several loops run over parts of (PolyRange::Hull).
     for (const auto &[V, Range] : R.InnerRanges)
-      if (V.Key == Vs[0].Key && (Range.isClamped() || Range.Hull))
+      if (V.Key == Vs[0].Key && Range.isClamped())
         return false;
     Used.insert(Vs[0].Key);
     auto C = P.coefficientOf(Vs[0]).asConstant();

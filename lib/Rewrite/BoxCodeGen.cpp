@@ -290,7 +290,7 @@ bool clustrix::boxFullWrite(const Region &Reg, const LoopResult &R) {
       for (const auto &[V, IR] : R.InnerRanges)
         if (V.Key == Vs[0].Key)
           Range = &IR;
-      if (!C || !Range || Range->isLattice() || Range->isClamped() || Range->Hull)
+      if (!C || !Range || Range->isLattice() || Range->isClamped())
         return false;
       std::optional<int64_t> Lo = Range->Lo.asConstant(), Hi = Range->Hi.asConstant();
       int64_t Off = Subs[D].constantTerm();

@@ -105,9 +105,6 @@ struct PolyRange {
   /// at or below ClampHi and at or above ClampLo. The interval alone is a sound superset.
   std::optional<Polynomial> ClampLo, ClampHi;
   bool isClamped() const { return ClampLo || ClampHi; }
-  /// The hull of the ranges of several loops over one variable (sibling inner loops reusing a
-  /// variable declared before them): each loop takes only some of the interval's values.
-  bool Hull = false;
 };
 
 /// Whether A <= B holds for every value of the symbols, as far as a constant difference shows.
