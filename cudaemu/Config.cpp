@@ -114,7 +114,7 @@ bool parseFaults(const std::string &Text, std::vector<FaultRule> &Out, std::stri
   for (const std::string &Item : splitList(Text)) {
     size_t Colon = Item.find(':');
     if (Colon == std::string::npos) {
-      Err = "'" + Item + "' is not DEVICE:KIND[@N]";
+      Err = "'" + Item + "' is not DEVICE:KIND[@N][+peer]";
       return false;
     }
     FaultRule R;
@@ -127,6 +127,11 @@ bool parseFaults(const std::string &Text, std::vector<FaultRule> &Out, std::stri
     else {
       Err = "'" + Dev + "' is not a device ordinal or *";
       return false;
+    }
+    const std::string Peer = "+peer";
+    if (What.size() > Peer.size() && What.compare(What.size() - Peer.size(), Peer.size(), Peer) == 0) {
+      R.AfterPeerRead = true;
+      What.resize(What.size() - Peer.size());
     }
     size_t At = What.find('@');
     std::string Kind = What.substr(0, At);
@@ -146,6 +151,10 @@ bool parseFaults(const std::string &Text, std::vector<FaultRule> &Out, std::stri
       }
     if (!Known) {
       Err = "'" + Kind + "' is not a fault (lost, launch, oom, skip-copy-in, register, partial)";
+      return false;
+    }
+    if (R.AfterPeerRead && R.Kind != FaultKind::Lost && R.Kind != FaultKind::Partial) {
+      Err = "'" + Item + "': only lost and partial take +peer";
       return false;
     }
     Out.push_back(R);

@@ -39,11 +39,17 @@ enum class PageableAccess {
   Ats, ///< ats: through the host's page tables (Grace Hopper's address translation).
 };
 
-/// One CLUSTRIX_EMU_FAULT rule: DEVICE:KIND[@N].
+/// One CLUSTRIX_EMU_FAULT rule: DEVICE:KIND[@N][+peer].
 struct FaultRule {
   int Device = -1; ///< Device ordinal; -1 for `*`.
   FaultKind Kind = FaultKind::Lost;
   uint64_t Nth = 1; ///< Which occurrence on the device, counted from 1.
+  /// +peer (lost and partial only): the failing launch, once its turn on the stream comes,
+  /// waits until another device has queued a copy that reads from this one and this device
+  /// was then told to wait for an event of another device (as a runtime orders the source's
+  /// later work after the copy), or 10 s went by. A test then sees the device fail after the
+  /// runtime queued all of that, however the host's threads are scheduled.
+  bool AfterPeerRead = false;
 };
 
 /// The emulated machine.

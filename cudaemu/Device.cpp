@@ -258,15 +258,38 @@ Device::~Device() {
   Modules.clear();
 }
 
-bool Device::fault(FaultKind K, uint64_t N) const {
+const FaultRule *Device::fault(FaultKind K, uint64_t N) const {
   const EmuConfig &C = Emulator::get()->Config;
   for (const FaultRule &R : C.Faults)
     if (R.Kind == K && (R.Device < 0 || R.Device == Ordinal) && R.Nth == N) {
       report(name() + ": injected fault " + faultName(K) + "@" + std::to_string(N) +
-             " (CLUSTRIX_EMU_FAULT)");
-      return true;
+             (R.AfterPeerRead ? "+peer" : "") + " (CLUSTRIX_EMU_FAULT)");
+      return &R;
     }
-  return false;
+  return nullptr;
+}
+
+void Device::notePeerRead() {
+  {
+    std::lock_guard<std::mutex> G(PeerReadM);
+    ++PeerReads;
+  }
+  PeerReadCv.notify_all();
+}
+
+void Device::notePeerWait() {
+  {
+    std::lock_guard<std::mutex> G(PeerReadM);
+    if (PeerReads == 0)
+      return;
+    PeerReadAwaited = true;
+  }
+  PeerReadCv.notify_all();
+}
+
+void Device::waitPeerRead() {
+  std::unique_lock<std::mutex> G(PeerReadM);
+  PeerReadCv.wait_for(G, std::chrono::seconds(10), [this] { return PeerReadAwaited; });
 }
 
 void Device::lose(int Code) {

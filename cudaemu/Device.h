@@ -195,14 +195,27 @@ public:
   /// Bytes moved, per direction, for CLUSTRIX_EMU_STATS: host to this device, this device to
   /// the host, from another device into this one, and within this device.
   std::atomic<uint64_t> BytesToDevice{0}, BytesToHost{0}, BytesPeerIn{0}, BytesWithin{0};
+  /// Copies other devices queued that read from this one; whether this device waited for
+  /// another's event since the first of them.
+  uint64_t PeerReads = 0;
+  bool PeerReadAwaited = false;
+  std::mutex PeerReadM;
+  std::condition_variable PeerReadCv;
   /// Driver entry points called on this device (Device.cpp's DriverCallNames, in order), for
   /// CLUSTRIX_EMU_STATS: what the runtime asks of the driver, per loop call, in tests.
   static constexpr unsigned NumDriverCalls = 32;
   std::atomic<uint64_t> DriverCalls[NumDriverCalls] = {};
 
   std::string name() const { return "cuda" + std::to_string(Ordinal); }
-  /// Whether a fault rule of kind K fires for the Nth event of its kind; reports it if so.
-  bool fault(FaultKind K, uint64_t N) const;
+  /// The fault rule of kind K that fires for the Nth event of its kind (reported), or null.
+  const FaultRule *fault(FaultKind K, uint64_t N) const;
+  /// Notes that another device queued a copy that reads from this one (for +peer faults).
+  void notePeerRead();
+  /// Notes that a stream of this device was told to wait for another device's event.
+  void notePeerWait();
+  /// Waits until a copy that reads from this device was queued and this device was then told
+  /// to wait for another device's event, or 10 s went by (+peer faults).
+  void waitPeerRead();
   /// Marks the device lost (every later call fails with Code).
   void lose(int Code);
 

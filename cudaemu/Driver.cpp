@@ -478,6 +478,8 @@ EMU_API CUresult cuMemcpyPeerAsync(CUdeviceptr Dst, CUcontext DstCtx, CUdevicept
     return CUDA_ERROR_INVALID_VALUE;
   }
   To->BytesPeerIn += Bytes;
+  if (From != To)
+    From->notePeerRead();
   return submitCopy(*D, S, /*PinnedHost=*/true, [=] {
     std::memcpy(reinterpret_cast<void *>(Dst), reinterpret_cast<const void *>(Src), Bytes);
   });
@@ -650,6 +652,8 @@ EMU_API CUresult cuStreamWaitEvent(CUstream S, CUevent E, unsigned Flags) {
     return CUDA_ERROR_INVALID_VALUE;
   if (uint64_t N = Ev->last()) // another device's event too
     St->enqueue([Ev, N] { Ev->waitFor(N); });
+  if (&Ev->device() != D)
+    D->notePeerWait();
   return CUDA_SUCCESS;
 }
 
@@ -864,14 +868,18 @@ EMU_API CUresult cuLaunchKernel(CUfunction Fn, unsigned GridX, unsigned GridY, u
   uint64_t N = ++D->Launches;
   if (D->fault(FaultKind::Launch, N))
     return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-  bool Lose = D->fault(FaultKind::Lost, N);
-  bool Partial = D->fault(FaultKind::Partial, N);
+  const FaultRule *LoseRule = D->fault(FaultKind::Lost, N);
+  const FaultRule *PartialRule = D->fault(FaultKind::Partial, N);
+  bool Lose = LoseRule, Partial = PartialRule;
+  bool AfterPeerRead = (Lose && LoseRule->AfterPeerRead) || (Partial && PartialRule->AfterPeerRead);
   __clx_emu_dim3 Grid{GridX, GridY, GridZ}, Block{BlockX, BlockY, BlockZ};
   const __clx_emu_kernel *Entry = &K;
   SelfSlotFn Slot = F->Mod->Slot;
-  auto Run = [D, Entry, Slot, Storage, Pointers, Grid, Block, Lose, Partial] {
+  auto Run = [D, Entry, Slot, Storage, Pointers, Grid, Block, Lose, Partial, AfterPeerRead] {
     if (D->Sticky.load())
       return;
+    if (AfterPeerRead)
+      D->waitPeerRead();
     if (Lose) {
       D->lose(CUDA_ERROR_LAUNCH_FAILED); // the kernel never finishes; the context is gone
       return;

@@ -126,8 +126,20 @@ TEST(CudaEmuConfigTest, FaultRules) {
   EXPECT_EQ(R[4].Nth, 4u);
   EXPECT_EQ(R[5].Kind, FaultKind::Partial);
   EXPECT_EQ(R[5].Device, 3);
+  EXPECT_FALSE(R[5].AfterPeerRead);
+  ASSERT_TRUE(parseFaults("1:partial@1+peer,*:lost+peer", R, Err)) << Err;
+  ASSERT_EQ(R.size(), 2u);
+  EXPECT_EQ(R[0].Kind, FaultKind::Partial);
+  EXPECT_EQ(R[0].Nth, 1u);
+  EXPECT_TRUE(R[0].AfterPeerRead);
+  EXPECT_EQ(R[1].Kind, FaultKind::Lost);
+  EXPECT_TRUE(R[1].AfterPeerRead);
+  EXPECT_FALSE(parseFaults("0:oom@2+peer", R, Err));
+  EXPECT_EQ(Err, "'0:oom@2+peer': only lost and partial take +peer");
+  EXPECT_FALSE(parseFaults("0:partial@+peer", R, Err));
+  EXPECT_FALSE(parseFaults("0:+peer", R, Err));
   EXPECT_FALSE(parseFaults("lost", R, Err));
-  EXPECT_NE(Err.find("not DEVICE:KIND[@N]"), std::string::npos);
+  EXPECT_NE(Err.find("not DEVICE:KIND[@N][+peer]"), std::string::npos);
   EXPECT_FALSE(parseFaults("cuda0:lost", R, Err));
   EXPECT_FALSE(parseFaults("0:melt", R, Err));
   EXPECT_NE(Err.find("'melt' is not a fault (lost, launch, oom, skip-copy-in, register, partial)"),
