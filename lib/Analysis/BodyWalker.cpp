@@ -92,15 +92,19 @@ static void compoundsOf(const Stmt *S, std::vector<const CompoundStmt *> &Out) {
 }
 
 /// An integer private (declared before the loop, written before it is read in every iteration:
-/// Privatize.cpp) whose only write in the body is a `k = expr;` at the top level of a compound
-/// statement has that value from there to the end of that compound statement: `k = i * m;
-/// a[k] = ...` subscripts a by i * m, and so does `for (j...) { k = i + n * j; a[k] = ...; }`
-/// within the inner loop's body. Nothing else writes k (one write in all), and a statement of
-/// a compound runs after the ones before it unless the rest is skipped as well.
+/// Privatize.cpp) whose every write in the body is a `k = expr;` at the top level of a compound
+/// statement has, after each, that value up to the next or to the end of that compound
+/// statement: `k = i * m; a[k] = ...` subscripts a by i * m, and so does `for (j...) { k = i +
+/// n * j; a[k] = ...; }` within the inner loop's body. A statement of a compound runs after the
+/// ones before it unless the rest is skipped as well. NPB MG's rprj3 sets `i1 = 2 * j1 - d1`
+/// at the top of two loops over j1: each loop's accesses see their own definition. A loop that
+/// holds a definition forgets the value on entry (its next iteration sees the last one).
 void BodyWalker::findPrivateDefinitions(const Stmt *Body) {
   TopBody = Body;
   std::vector<const CompoundStmt *> Compounds;
   compoundsOf(Body, Compounds);
+  std::map<const Stmt *, const VarDecl *> Candidates;
+  std::map<const VarDecl *, unsigned> Writes;
   for (const CompoundStmt *CS : Compounds)
   for (const Stmt *C : CS->body()) {
     const auto *BO = dyn_cast<BinaryOperator>(C);
@@ -113,9 +117,27 @@ void BodyWalker::findPrivateDefinitions(const Stmt *Body) {
     bool IsPrivate = false;
     for (const Private &P : R.Privates)
       IsPrivate |= P.Var == VD;
-    if (IsPrivate && nonReadUses(Body, VD) == 1)
-      PrivateDefs[C] = VD;
+    if (IsPrivate) {
+      Candidates[C] = VD;
+      ++Writes[VD];
+    }
   }
+  for (const auto &[C, VD] : Candidates)
+    if (nonReadUses(Body, VD) == Writes[VD])
+      PrivateDefs[C] = VD;
+}
+
+/// Forgets the value of every private with a definition inside Loop: in its second iteration,
+/// what the first left holds until the definition runs again.
+void BodyWalker::forgetDefinitionsIn(const Stmt *Loop) {
+  if (!Loop || PrivateDefs.empty())
+    return;
+  if (auto It = PrivateDefs.find(Loop); It != PrivateDefs.end()) {
+    cur().IntDefs.erase(It->second);
+    cur().ExactDefs.erase(It->second);
+  }
+  for (const Stmt *C : Loop->children())
+    forgetDefinitionsIn(C);
 }
 
 // --- Dispatch -----------------------------------------------------------------------------------
@@ -305,6 +327,7 @@ std::optional<std::vector<Polynomial>> BodyWalker::affineCondition(const IfStmt 
 void BodyWalker::walkWhileOrDo(const Stmt *S) {
   Facts.Cost.note(Event::Statement);
   Facts.Cost.note(Event::InnerLoop);
+  forgetDefinitionsIn(S);
   ++BreakDepth;
   ++CondDepth;
   const bool SavedLeft = MayHaveLeft; // a `continue` in it leaves an iteration of it only
@@ -330,6 +353,7 @@ void BodyWalker::walkWhileOrDo(const Stmt *S) {
 void BodyWalker::walkInnerRangeFor(const CXXForRangeStmt *RF) {
   Facts.Cost.note(Event::Statement);
   Facts.Cost.note(Event::InnerLoop);
+  forgetDefinitionsIn(RF);
   ++BreakDepth;
   ++CondDepth;
   if (RF->getInit())
@@ -573,6 +597,7 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   ++BreakDepth;
   if (F->getInit())
     walkStmt(F->getInit());
+  forgetDefinitionsIn(F);
   // Register the inner loop variable's range when the inner loop is canonical.
   const VarDecl *IV = nullptr;
   std::optional<PolyRange> Range;

@@ -200,6 +200,7 @@ public:
   // Walker methods named in StmtCoverage.def, one per modelled class (or group of classes).
   // --- Statements (BodyWalker.cpp)
   void findPrivateDefinitions(const clang::Stmt *Body);
+  void forgetDefinitionsIn(const clang::Stmt *Loop);
   bool splitMinMax(const clang::Expr *E, bool Min, const clang::Expr *&A, const clang::Expr *&B);
   bool clampedBound(const clang::Expr *E, bool Min, Polynomial &Primary,
                     std::optional<Polynomial> &Clamp);

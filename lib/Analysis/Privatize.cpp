@@ -157,6 +157,31 @@ public:
     L.Terms.erase(V);
     return L.plus(R, C);
   }
+  /// This form with each variable that Defs defines replaced by its definition.
+  Linear substituted(const std::map<const VarDecl *, Linear> &Defs) const {
+    Linear L = *this;
+    for (const auto &[X, C] : Terms)
+      if (auto It = Defs.find(X); It != Defs.end())
+        L = L.substituted(X, It->second);
+    return L;
+  }
+  /// (this form) / K, where K divides every coefficient and the constant.
+  std::optional<Linear> divided(int64_t K) const {
+    if (K == 0 || Const % K)
+      return std::nullopt;
+    Linear L = *this;
+    L.Const /= K;
+    for (auto &[X, C] : L.Terms) {
+      if (C % K)
+        return std::nullopt;
+      C /= K;
+    }
+    return L;
+  }
+  bool mentions(const VarDecl *X) const { return Terms.count(X) != 0; }
+  bool operator==(const Linear &O) const {
+    return Const == O.Const && Terms == O.Terms && Bad == O.Bad;
+  }
   /// No coefficient or constant went beyond 2^40 in magnitude on the way: each product and
   /// sum above was computed exactly.
   bool small() const { return !Bad; }
@@ -180,8 +205,12 @@ public:
   /// that a loop fills). Without it, only fills of the whole array count.
   using InvariantFn = std::function<bool(const VarDecl *)>;
 
-  explicit WriteFlow(const VarDecl *V, InvariantFn Invariant = nullptr)
-      : V(V), Invariant(std::move(Invariant)) {
+  /// Tracked: whether the flow may follow a variable's value as a linear form of others (a
+  /// signed integer local of the function whose address nothing holds: only the statements
+  /// that name it change it). `i1 = 2 * j1 - d1; x1[i1] = ...` then fills x1 at 2 * j1 - d1.
+  explicit WriteFlow(const VarDecl *V, InvariantFn Invariant = nullptr,
+                     InvariantFn Tracked = nullptr)
+      : V(V), Invariant(std::move(Invariant)), Tracked(std::move(Tracked)) {
     if (const auto *CA = V->getASTContext().getAsConstantArrayType(V->getType()))
       Size = CA->getSize().getZExtValue();
   }
@@ -202,36 +231,107 @@ public:
   bool filledInPart() const { return LastPart != 0; }
 
 private:
-  /// A range [Lo, Hi) of V that a loop filled, met at loop depth Depth of Ranges.
+  using Defs = std::map<const VarDecl *, Linear>;
+  /// The elements Stride * q + Offset of V, for q in [Lo, Hi), that a loop filled, met at loop
+  /// depth Depth of Ranges.
   struct Part {
     Linear Lo, Hi;
     size_t Depth = 0;
     unsigned Id = 0;
     const ForStmt *Fill = nullptr;
+    int64_t Stride = 1;
+    Linear Offset;
   };
-  /// What is written of V at a point of the body: all of it, or some ranges.
+  /// What is written of V at a point of the body: all of it, or some ranges; and the tracked
+  /// variables whose values are known there as linear forms of others (none of which has such
+  /// a definition itself).
   struct State {
     bool Whole = false;
     std::vector<Part> Parts;
+    Defs Known;
     static State whole(bool W) {
       State S;
       S.Whole = W;
       return S;
     }
-    /// What both of two paths wrote.
+    /// What both of two paths wrote and know.
     static State meet(const State &A, const State &B) {
-      if (A.Whole)
-        return B;
-      if (B.Whole)
-        return A;
       State S;
+      for (const auto &[X, L] : A.Known)
+        if (auto It = B.Known.find(X); It != B.Known.end() && It->second == L)
+          S.Known.emplace(X, L);
+      if (A.Whole || B.Whole) {
+        S.Whole = A.Whole && B.Whole;
+        S.Parts = A.Whole ? B.Parts : A.Parts;
+        return S;
+      }
       for (const Part &P : A.Parts)
         for (const Part &Q : B.Parts)
           if (P.Id == Q.Id)
             S.Parts.push_back(P);
       return S;
     }
+    void forget(const std::set<const VarDecl *> &Changed) { forgetIn(Known, Changed); }
   };
+  /// Forgets what Known says of the variables in Changed, and every definition naming one.
+  static void forgetIn(Defs &Known, const std::set<const VarDecl *> &Changed) {
+    if (Changed.empty())
+      return;
+    for (auto It = Known.begin(); It != Known.end();) {
+      bool Stale = Changed.count(It->first) != 0;
+      for (const auto &[X, C] : It->second.Terms)
+        Stale |= Changed.count(X) != 0;
+      It = Stale ? Known.erase(It) : std::next(It);
+    }
+  }
+  /// E evaluated in state W: what it changes is no longer known, then its reads of V.
+  void evaluate(const Expr *E, State &W) {
+    if (!E)
+      return;
+    std::set<const VarDecl *> Changed;
+    collectRewritten(E, Changed);
+    W.forget(Changed);
+    read(E, W);
+  }
+  /// What X holds after `X = Init` (or `int X = Init;`) where Known holds before it: Init's
+  /// linear form with Known's definitions put in, where X is tracked and the form names only
+  /// tracked variables and invariants, X not among them.
+  std::optional<Linear> definition(const VarDecl *X, const Expr *Init, const Defs &Known) const {
+    if (!X || !Init || !Tracked || !Tracked(X))
+      return std::nullopt;
+    std::optional<Linear> L = Linear::of(Init, V->getASTContext());
+    if (!L)
+      return std::nullopt;
+    Linear Form = L->substituted(Known);
+    if (!Form.small() || Form.mentions(X))
+      return std::nullopt;
+    for (const auto &[Y, C] : Form.Terms)
+      if (!Tracked(Y) && !(Invariant && Invariant(Y)))
+        return std::nullopt;
+    return Form;
+  }
+  /// S's effect on Known: what it changes is forgotten, then what an assignment or a
+  /// declaration of a tracked variable defines is known.
+  void track(const Stmt *S, Defs &Known) const {
+    Defs Before = Known;
+    std::set<const VarDecl *> Changed;
+    collectRewritten(S, Changed);
+    forgetIn(Known, Changed);
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreImplicit()->IgnoreParens());
+      if (BO && BO->getOpcode() == BO_Assign)
+        if (const VarDecl *X = varOf(BO->getLHS()))
+          if (std::optional<Linear> Form = definition(X, BO->getRHS(), Before))
+            Known[X] = *Form;
+    } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D)) {
+          forgetIn(Known, {VD}); // a new one in each iteration
+          if (std::optional<Linear> Form = definition(VD, VD->getInit(), Known))
+            Known[VD] = *Form;
+        }
+    }
+  }
   /// A loop of the body entered on the way to a statement: its variable lies in [Lo, Hi]
   /// (inclusive) wherever its body runs; Known false when that is not established.
   struct Range {
@@ -295,8 +395,12 @@ private:
       FailWhy = Head + "it is read here before the iteration has filled it on every path";
     } else {
       const ForStmt *F = W.Parts.front().Fill;
+      int64_t Stride = W.Parts.front().Stride;
       FailWhy = Head + "'" + spell(At, Ctx) + "' may lie outside the elements that the loop at "
                 "line " + Line(F) + Header(F) + " fills" +
+                (Stride != 1 ? " (one in every " + std::to_string(Stride < 0 ? -Stride : Stride) +
+                                   ")"
+                             : std::string()) +
                 (Changing    ? ": the iteration may change '" + Changing->getNameAsString() + "'"
                  : Unbounded ? ": the loop of '" + Unbounded->getNameAsString() +
                                    "' around it has no range privatization can follow"
@@ -328,7 +432,7 @@ private:
       if (!readsWithin(AS->getIdx(), W, Outside))
         return false;
       if (std::any_of(W.Parts.begin(), W.Parts.end(),
-                      [&](const Part &P) { return within(AS->getIdx(), P); }))
+                      [&](const Part &P) { return within(AS->getIdx(), P, W.Known); }))
         return true;
       Outside = AS;
       return false;
@@ -345,16 +449,23 @@ private:
     return true;
   }
 
-  /// Whether Idx, evaluated here, lies in [P.Lo, P.Hi): its least and greatest values over
-  /// the loops entered since P's fill differ from them by constants, every variable left
+  /// Whether Idx, evaluated here (where Known holds), is an element P filled: Idx is
+  /// P.Stride * q + P.Offset for a linear q whose least and greatest values over the loops
+  /// entered since P's fill differ from P.Lo and P.Hi - 1 by constants, every variable left
   /// keeping its value since the fill.
-  bool within(const Expr *Idx, const Part &P) const {
+  bool within(const Expr *Idx, const Part &P, const Defs &Known) const {
     Changing = Unbounded = nullptr;
     const ASTContext &Ctx = V->getASTContext();
     std::optional<Linear> I = Linear::of(Idx, Ctx);
     if (!I)
       return false;
-    Linear Min = *I, Max = *I;
+    Linear Form = I->substituted(Known).plus(P.Offset, -1);
+    if (!Form.small())
+      return false;
+    std::optional<Linear> Q = Form.divided(P.Stride);
+    if (!Q)
+      return false;
+    Linear Min = *Q, Max = *Q;
     for (size_t K = Ranges.size(); K-- > P.Depth;) {
       const Range &R = Ranges[K];
       auto Bound = [&](Linear &F, bool Least) {
@@ -380,7 +491,7 @@ private:
           return Ranges[K].Known;
       return Invariant && Invariant(X);
     };
-    for (const Linear *F : {(const Linear *)&Min, (const Linear *)&Max, &P.Lo, &P.Hi})
+    for (const Linear *F : {(const Linear *)&Min, (const Linear *)&Max, &P.Lo, &P.Hi, &P.Offset})
       for (const auto &[X, C] : F->Terms)
         if (!Kept(X)) {
           if (!Changing)
@@ -473,8 +584,9 @@ private:
 
   /// The range of F's variable wherever its body runs: `for (j = a; j < b (or <= b); j++ (or
   /// ++j, j += 1))` gives [a, b - 1] (or [a, b]), `for (j = a; j > b (or >= b); j-- (...))`
-  /// [b + 1 (or b), a], where the body does not change j. Known false otherwise.
-  static Range rangeOf(const ForStmt *F) {
+  /// [b + 1 (or b), a], where the body does not change j, with a and b's variables replaced by
+  /// what Known (which names nothing the loop changes) says of them. Known false otherwise.
+  static Range rangeOf(const ForStmt *F, const Defs &Known) {
     Range R;
     const Expr *Start = nullptr;
     const VarDecl *J = loopVar(F, Start);
@@ -496,6 +608,9 @@ private:
     std::optional<Linear> A = Linear::of(Start, Ctx), B = Linear::of(Cond->getRHS(), Ctx);
     if (!Step || !A || !B)
       return R;
+    // Known holds throughout the loop: it names nothing the loop changes.
+    A = A->substituted(Known);
+    B = B->substituted(Known);
     Linear One;
     One.Const = 1;
     BinaryOperatorKind Op = Cond->getOpcode();
@@ -514,9 +629,11 @@ private:
 
   /// `for (j = lo; j < hi; j++) V[j] = e;`: the elements [lo, hi) of the array V written, in
   /// a loop whose statements neither change j nor jump, and name V before the store not at all
-  /// and after it only as V[j]. Whole when that is
-  /// the array (lo 0, hi its size); a range only where the flow follows ranges (Invariant).
-  std::optional<State> fills(const ForStmt *F) {
+  /// and after it only as V[j]. Whole when that is the array (lo 0, hi its size); a range only
+  /// where the flow follows ranges (Invariant). Where it tracks variables, the subscript may
+  /// be linear in j, through variables defined before the store in the loop's body
+  /// (`i1 = 2 * j1 - d1; V[i1] = e;`): the elements a * j + b. Outer: the state before it.
+  std::optional<State> fills(const ForStmt *F, const State &Outer) {
     const ASTContext &Ctx = V->getASTContext();
     const Expr *Start = nullptr;
     const VarDecl *J = loopVar(F, Start);
@@ -539,39 +656,70 @@ private:
       Body.assign(CS->body_begin(), CS->body_end());
     else
       Body.push_back(F->getBody());
+    // What the loop changes: not known anywhere in it.
+    std::set<const VarDecl *> Changed;
+    collectRewritten(F, Changed);
+    Defs Throughout = Outer.Known;
+    forgetIn(Throughout, Changed);
+    Defs Known = Throughout;
+    // The store's subscript: J itself, or (tracking) the linear form Stored.
+    bool Plain = false;
+    std::optional<Linear> Stored;
+    auto SameElement = [&](const Expr *Idx) {
+      if (Plain)
+        return varOf(Idx) == J;
+      std::optional<Linear> L = Linear::of(Idx, Ctx);
+      return L && L->substituted(Known) == *Stored;
+    };
     bool Filled = false;
     for (const Stmt *S : Body) {
       if (changesOrJumps(S, J))
         return std::nullopt;
-      if (!mentions(S))
+      // Definitions of tracked variables, before the store or after it.
+      auto Track = [&] { track(S, Known); };
+      if (!mentions(S)) {
+        Track();
         continue;
+      }
       // After the store, the element just written may be used again (`z1[i1] = a;
-      // z3[i1] = b + z1[i1];`): each mention must be V[j] itself.
+      // z3[i1] = b + z1[i1];`): each mention must be that element.
       if (Filled) {
-        if (!onlyCurrent(S, J))
+        if (!onlyCurrent(S, SameElement))
           return std::nullopt;
+        Track();
         continue;
       }
       const auto *BO = dyn_cast<BinaryOperator>(S);
       const auto *Sub = BO && BO->getOpcode() == BO_Assign
                             ? dyn_cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens())
                             : nullptr;
-      if (Filled || !Sub || varOf(Sub->getBase()) != V || varOf(Sub->getIdx()) != J ||
-          mentions(BO->getRHS()))
+      if (!Sub || varOf(Sub->getBase()) != V || mentions(BO->getRHS()) || mentions(Sub->getIdx()))
         return std::nullopt;
+      if (varOf(Sub->getIdx()) == J) {
+        Plain = true;
+      } else {
+        std::optional<Linear> L = Tracked ? Linear::of(Sub->getIdx(), Ctx) : std::nullopt;
+        if (!L)
+          return std::nullopt;
+        Stored = L->substituted(Known);
+        auto It = Stored->Terms.find(J);
+        if (!Stored->small() || It == Stored->Terms.end())
+          return std::nullopt;
+      }
       Filled = true;
+      Track();
     }
     if (!Filled)
       return std::nullopt;
     std::optional<int64_t> Bound = constant(Cond->getRHS(), Ctx);
-    if (constant(Start, Ctx) == 0 && Bound &&
+    if (Plain && constant(Start, Ctx) == 0 && Bound &&
         ((Cond->getOpcode() == BO_LT && *Bound == int64_t(Size)) ||
          (Cond->getOpcode() == BO_NE && *Bound == int64_t(Size)) ||
          (Cond->getOpcode() == BO_LE && *Bound == int64_t(Size) - 1)))
       return State::whole(true);
     if (!Invariant)
       return std::nullopt;
-    Range R = rangeOf(F);
+    Range R = rangeOf(F, Throughout);
     if (!R.Known || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE)) {
       if (!Unranged)
         Unranged = F;
@@ -579,21 +727,34 @@ private:
     }
     Linear One;
     One.Const = 1;
+    Part P{R.Lo, R.Hi.plus(One, 1), Ranges.size(), ++LastPart, F, 1, Linear()};
+    if (Stored) {
+      P.Stride = Stored->Terms.at(J);
+      P.Offset = Stored->substituted(J, Linear());
+    }
+    // Nothing the loop changes may be part of what it filled (J aside).
+    for (const Linear *L : {&P.Lo, &P.Hi, &P.Offset})
+      for (const auto &[X, C] : L->Terms)
+        if (Changed.count(X)) {
+          if (!Unranged)
+            Unranged = F;
+          return std::nullopt;
+        }
     State S;
-    S.Parts.push_back({R.Lo, R.Hi.plus(One, 1), Ranges.size(), ++LastPart, F});
+    S.Parts.push_back(P);
     return S;
   }
 
-  /// Whether every mention of V in S is the subscript V[J].
-  bool onlyCurrent(const Stmt *S, const VarDecl *J) const {
+  /// Whether every mention of V in S is a subscript V[k] with Same(k).
+  bool onlyCurrent(const Stmt *S, const std::function<bool(const Expr *)> &Same) const {
     if (!S)
       return true;
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S); AS && varOf(AS->getBase()) == V)
-      return varOf(AS->getIdx()) == J;
+      return Same(AS->getIdx());
     if (const auto *DR = dyn_cast<DeclRefExpr>(S))
       return DR->getDecl() != V;
     for (const Stmt *C : S->children())
-      if (!onlyCurrent(C, J))
+      if (!onlyCurrent(C, Same))
         return false;
     return true;
   }
@@ -674,64 +835,103 @@ private:
       if (const auto *BO = dyn_cast<BinaryOperator>(X); BO && BO->getOpcode() == BO_Assign)
         if (const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
             L && L->getDecl() == V) {
-          read(BO->getRHS(), W);
-          return State::whole(true);
+          evaluate(BO->getRHS(), W);
+          W.Whole = true;
+          return W;
         }
-      if (const auto *CE = dyn_cast<CallExpr>(X); CE && Size && !W.Whole && callFills(CE))
-        return State::whole(true);
-      read(E, W);
+      if (const auto *CE = dyn_cast<CallExpr>(X); CE && Size && !W.Whole && callFills(CE)) {
+        std::set<const VarDecl *> Changed;
+        collectRewritten(E, Changed);
+        W.forget(Changed);
+        W.Whole = true;
+        return W;
+      }
+      Defs Before = W.Known;
+      evaluate(E, W);
+      W.Known = std::move(Before);
+      track(E, W.Known);
       return W;
     }
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D))
-          read(VD->getInit(), W);
+          evaluate(VD->getInit(), W);
+      track(DS, W.Known);
       return W;
     }
     if (const auto *If = dyn_cast<IfStmt>(S)) {
       W = stmt(If->getInit(), std::move(W), Depth);
       if (const DeclStmt *CV = If->getConditionVariableDeclStmt())
         W = stmt(CV, std::move(W), Depth);
-      read(If->getCond(), W);
+      evaluate(If->getCond(), W);
       State Then = stmt(If->getThen(), W, Depth);
       State Else = If->getElse() ? stmt(If->getElse(), W, Depth) : W;
       return State::meet(Then, Else);
     }
     if (const auto *F = dyn_cast<ForStmt>(S)) {
+      // What the loop changes is known nowhere in it (its next iteration) nor after it.
+      std::set<const VarDecl *> Changed;
+      collectRewritten(F->getCond(), Changed);
+      collectRewritten(F->getInc(), Changed);
+      collectRewritten(F->getBody(), Changed);
       if (Size)
-        if (std::optional<State> Filled = fills(F)) {
+        if (std::optional<State> Filled = fills(F, W)) {
           Fills.push_back(F);
+          collectRewritten(F->getInit(), Changed);
+          W.forget(Changed);
           if (Filled->Whole)
-            return *Filled;
-          W.Parts.push_back(Filled->Parts.front());
+            W.Whole = true;
+          else
+            W.Parts.push_back(Filled->Parts.front());
           return W;
         }
       W = stmt(F->getInit(), std::move(W), Depth);
-      read(F->getCond(), W);
-      Ranges.push_back(rangeOf(F));
-      stmt(F->getBody(), W, Depth + 1);
+      W.forget(Changed);
+      evaluate(F->getCond(), W);
+      Ranges.push_back(rangeOf(F, W.Known));
+      State Body = stmt(F->getBody(), W, Depth + 1);
       Ranges.pop_back();
-      read(F->getInc(), W);
+      evaluate(F->getInc(), Body);
       return W; // the body may not run
     }
     if (const auto *Wh = dyn_cast<WhileStmt>(S)) {
-      read(Wh->getCond(), W);
+      std::set<const VarDecl *> Changed;
+      collectRewritten(Wh, Changed);
+      W.forget(Changed);
+      evaluate(Wh->getCond(), W);
       stmt(Wh->getBody(), W, Depth + 1);
       return W;
     }
     if (const auto *D = dyn_cast<DoStmt>(S)) {
+      std::set<const VarDecl *> Changed;
+      collectRewritten(D, Changed);
+      W.forget(Changed);
       W = stmt(D->getBody(), std::move(W), Depth + 1); // runs at least once
-      read(D->getCond(), W);
+      W.forget(Changed);
+      evaluate(D->getCond(), W);
       return W;
     }
     if (const auto *RF = dyn_cast<CXXForRangeStmt>(S)) {
-      read(RF->getRangeInit(), W);
+      std::set<const VarDecl *> Changed;
+      collectRewritten(RF, Changed);
+      evaluate(RF->getRangeInit(), W);
+      W.forget(Changed);
       stmt(RF->getBody(), W, Depth + 1);
       return W;
     }
     if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
-      read(Sw->getCond(), W);
-      stmt(Sw->getBody(), W, Depth + 1); // which cases run is not followed
+      W = stmt(Sw->getInit(), std::move(W), Depth);
+      if (const DeclStmt *CV = Sw->getConditionVariableDeclStmt())
+        W = stmt(CV, std::move(W), Depth);
+      evaluate(Sw->getCond(), W);
+      // Which cases run is not followed: each label is reached from the switch as well as
+      // from the statement before it (a case that falls through).
+      Switches.push_back({W, Ranges.size()});
+      stmt(Sw->getBody(), W, Depth + 1);
+      Switches.pop_back();
+      std::set<const VarDecl *> Changed;
+      collectRewritten(Sw->getBody(), Changed);
+      W.forget(Changed);
       return W;
     }
     if (isa<ContinueStmt>(S)) {
@@ -741,12 +941,19 @@ private:
     }
     if (isa<NullStmt>(S) || isa<BreakStmt>(S))
       return W;
-    if (const auto *L = dyn_cast<LabelStmt>(S))
-      return stmt(L->getSubStmt(), std::move(W), Depth);
+    if (const auto *L = dyn_cast<LabelStmt>(S)) // a goto may come from anywhere
+      return stmt(L->getSubStmt(), State::whole(false), Depth);
     if (const auto *A = dyn_cast<AttributedStmt>(S))
       return stmt(A->getSubStmt(), std::move(W), Depth);
-    if (const auto *C = dyn_cast<SwitchCase>(S))
-      return stmt(C->getSubStmt(), std::move(W), Depth);
+    if (const auto *C = dyn_cast<SwitchCase>(S)) {
+      // Reached from the switch with what was written before it, or by falling through. A
+      // label inside a loop of the switch's body (Duff's device) is not followed.
+      if (Switches.empty() || Switches.back().Loops != Ranges.size()) {
+        Ok = false;
+        return W;
+      }
+      return stmt(C->getSubStmt(), State::meet(Switches.back().Entry, W), Depth);
+    }
     // Anything else (return, goto, try, asm): whatever the body walk says of it, V is not
     // followed through it.
     Ok = false;
@@ -755,10 +962,18 @@ private:
 
   const VarDecl *V;
   InvariantFn Invariant; ///< Null: ranges are not followed (a callee's parameter).
+  InvariantFn Tracked;   ///< Null: no variable's value is followed.
   uint64_t Size = 0; ///< Elements of an array V; 0 for a scalar.
   unsigned CallDepth = 0; ///< Calls followed to get here (callFills).
   std::vector<const ForStmt *> Fills; ///< The loops that filled V.
   std::vector<Range> Ranges; ///< The loops of the body entered on the way to this point.
+  /// The switches entered on the way to this point: what was written when each was entered,
+  /// and how many loops of Ranges were entered before it.
+  struct SwitchEntry {
+    State Entry;
+    size_t Loops;
+  };
+  std::vector<SwitchEntry> Switches;
   unsigned LastPart = 0;
   const ForStmt *Unranged = nullptr; ///< The first fill of V whose range could not be followed.
   /// The last test of a read against a filled range met this variable, which may not keep its
@@ -976,6 +1191,13 @@ std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
     return X->hasLocalStorage() && !Rewritten.count(X) && !Escapes.escapeOf(X) &&
            !X->isStaticLocal();
   };
+  // What the flow may follow the value of: a signed integer local whose address nothing
+  // holds, so that only the statements naming it change it.
+  auto Tracked = [&](const VarDecl *X) {
+    QualType T = X->getType();
+    return X->hasLocalStorage() && !X->isStaticLocal() && !T->isReferenceType() &&
+           !T.isVolatileQualified() && T->isSignedIntegerType() && !Escapes.escapeOf(X);
+  };
   collectNames(Nest.Body, Named);
   for (const VarDecl *VD : Named)
     if (privatizableArray(VD))
@@ -1009,7 +1231,7 @@ std::vector<Private> findPrivates(const NestInfo &Nest, const LoopResult &R,
     if (IsNest || Within(Nest.Body))
       continue;
     bool EndsWritten = false;
-    WriteFlow Flow(VD, Invariant);
+    WriteFlow Flow(VD, Invariant, Tracked);
     if (!Flow.privatizable(Nest.Body, EndsWritten)) {
       if (Misses && !Flow.FailWhy.empty())
         Misses->push_back({VD, Flow.FailLoc, Flow.FailWhy});

@@ -603,13 +603,12 @@ void partGlobalBound(int n3, double (*u)[64], double (*r)[64]) {
   }
 }
 
-// A bound the body changes between the fill and the read.
-void partBoundChanged(int n1, int n3, double (*u)[64], double (*r)[64]) {
+// A bound through a local the body sets: the flow knows m is n1 at the fill, so the fill
+// covers [0, n1) whatever m becomes later.
+void partBoundFollowed(int n1, int n3, double (*u)[64], double (*r)[64]) {
   int i3, i1, m;
   double r1[64];
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'r1' is written through a subscript over 'i1', the variable of an inner loop whose range is not known ('for (i1 = 0; i1 < m; i1++)'), so iterations may write the same element
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:7: note: written here
-  // CHECK: {{.*}}privatization.cpp:[[@LINE+8]]:19: note: 'r1' is not private to each iteration: 'r1[i1]' may lie outside the elements that the loop at line [[@LINE+4]] ('for (i1 = 0; i1 < m; i1++)') fills: the iteration may change 'm'
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 18); in: r; out: u; private: i1, m, r1
   [[cluster::gpu_parallel]]
   for (i3 = 1; i3 < n3 - 1; i3++) {
     m = n1;
@@ -618,6 +617,45 @@ void partBoundChanged(int n1, int n3, double (*u)[64], double (*r)[64]) {
     m = m + 1;
     for (i1 = 0; i1 < n1; i1++)
       u[i3][i1] = r1[i1] + m;
+  }
+}
+
+// ... and refused when the read runs to the changed bound, one element past the fill.
+void partBoundChanged(int n1, int n3, double (*u)[64], double (*r)[64]) {
+  int i3, i1, m;
+  double r1[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'r1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+8]]:19: note: 'r1' is not private to each iteration: 'r1[i1]' may lie outside the elements that the loop at line [[@LINE+4]] ('for (i1 = 0; i1 < m; i1++)') fills
+  [[cluster::gpu_parallel]]
+  for (i3 = 1; i3 < n3 - 1; i3++) {
+    m = n1;
+    for (i1 = 0; i1 < m; i1++)
+      r1[i1] = r[i3][i1];
+    m = m + 1;
+    for (i1 = 0; i1 < m; i1++)
+      u[i3][i1] = r1[i1];
+  }
+}
+
+// A bound set on one path only: its value at the read is not known, and the iteration
+// changes it.
+void partBoundUnknown(int n1, int n3, double (*u)[64], double (*r)[64]) {
+  int i3, i1, m;
+  double r1[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+4]]:3: warning: loop not parallelized: 'r1' is written through a subscript over 'i1', the variable of an inner loop whose range is not known ('for (i1 = 0; i1 < m; i1++)'), so iterations may write the same element
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+8]]:7: note: written here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+9]]:19: note: 'r1' is not private to each iteration: 'r1[i1]' may lie outside the elements that the loop at line [[@LINE+6]] ('for (i1 = 0; i1 < m; i1++)') fills: the iteration may change 'm'
+  [[cluster::gpu_parallel]]
+  for (i3 = 1; i3 < n3 - 1; i3++) {
+    m = n1;
+    if (r[i3][0] > 0)
+      m = n1 - 1;
+    for (i1 = 0; i1 < m; i1++)
+      r1[i1] = r[i3][i1];
+    for (i1 = 0; i1 < m; i1++)
+      u[i3][i1] = r1[i1];
+    // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:7: note: also: 'u' is written through a subscript over 'i1', the variable of an inner loop whose range is not known ('for (i1 = 0; i1 < m; i1++)'), so iterations may write the same element
   }
 }
 
@@ -710,3 +748,151 @@ void partReuseAhead(int mm1, int mm3, double (*u)[64], double (*z)[64]) {
   }
 }
 
+
+// A case label is reached from the switch as well as from the case before it: a value written
+// before a fall-through is not written when the switch jumps to the label.
+void switchFallsInto(int n, const int *sel, double *out) {
+  double t = -1;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 't' carries a value from one iteration to the next
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    switch (sel[i]) {
+    case 0:
+      t = i;
+      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:7: note: written here and read by a later iteration
+    case 1:
+      out[i] = t;
+      break;
+    }
+  }
+}
+// ... and private where every case writes it before reading it.
+void switchEachCase(int n, const int *sel, double *out) {
+  double t = -1;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 11); in: sel; out: out; private: t
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    switch (sel[i]) {
+    case 0:
+      t = i;
+      out[i] = t;
+      break;
+    case 1:
+      t = 2 * i;
+      out[i] = t;
+      break;
+    default:
+      t = 0;
+      out[i] = t;
+    }
+  }
+}
+// A scratch row filled in one case and read after falling into the next.
+void switchFillFallsInto(int n, const int *sel, const double *x, double *out) {
+  double r[8];
+  int j;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'r' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    switch (sel[i]) {
+    case 0:
+      for (j = 0; j < 8; j++)
+        r[j] = x[i] + j;
+      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:9: note: written here
+    case 1:
+      out[i] = r[3];
+      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:16: note: 'r' is not private to each iteration: it is read here before the iteration has filled it on every path
+      break;
+    }
+  }
+}
+
+// NPB MG's rprj3: a scratch row filled at every other element through a private index,
+// `i1 = 2 * j1 - d1; x1[i1] = ...`, then read at i1 and i1 + 2 for j1 one short of the fill.
+// The index has a definition in each loop of its own (one per loop over j1).
+void partStrided(int m1j, int m3j, int d1, double (*s)[64], double (*r)[120]) {
+  int j3, j1, i1;
+  double x1[120];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 18); in: r; out: s; private: j1, i1, x1
+  [[cluster::gpu_parallel]]
+  for (j3 = 1; j3 < m3j - 1; j3++) {
+    for (j1 = 1; j1 < m1j; j1++) {
+      i1 = 2 * j1 - d1;
+      x1[i1] = r[j3][i1] + r[j3 + 1][i1];
+    }
+    for (j1 = 1; j1 < m1j - 1; j1++) {
+      i1 = 2 * j1 - d1;
+      s[j3][j1] = x1[i1] + x1[i1 + 2];
+    }
+  }
+}
+// ... refused where the read falls between the filled elements ...
+void partStridedOdd(int m1j, int m3j, int d1, double (*s)[64], double (*r)[120]) {
+  int j3, j1, i1;
+  double x1[120];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'x1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  [[cluster::gpu_parallel]]
+  for (j3 = 1; j3 < m3j - 1; j3++) {
+    for (j1 = 1; j1 < m1j; j1++) {
+      i1 = 2 * j1 - d1;
+      x1[i1] = r[j3][i1] + r[j3 + 1][i1];
+      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:7: note: written here
+    }
+    for (j1 = 1; j1 < m1j - 1; j1++) {
+      i1 = 2 * j1 - d1;
+      s[j3][j1] = x1[i1] + x1[i1 + 1];
+      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:28: note: 'x1' is not private to each iteration: 'x1[i1 + 1]' may lie outside the elements that the loop at line [[@LINE-8]] ('for (j1 = 1; j1 < m1j; j1++)') fills (one in every 2)
+    }
+  }
+}
+// ... or past the last one.
+void partStridedPast(int m1j, int m3j, int d1, double (*s)[64], double (*r)[120]) {
+  int j3, j1, i1;
+  double x1[120];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'x1' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  [[cluster::gpu_parallel]]
+  for (j3 = 1; j3 < m3j - 1; j3++) {
+    for (j1 = 1; j1 < m1j; j1++) {
+      i1 = 2 * j1 - d1;
+      x1[i1] = r[j3][i1] + r[j3 + 1][i1];
+      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:7: note: written here
+    }
+    for (j1 = 1; j1 < m1j; j1++) {
+      i1 = 2 * j1 - d1;
+      s[j3][j1] = x1[i1] + x1[i1 + 2];
+      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:28: note: 'x1' is not private to each iteration: 'x1[i1 + 2]' may lie outside the elements that the loop at line [[@LINE-8]] ('for (j1 = 1; j1 < m1j; j1++)') fills (one in every 2)
+    }
+  }
+}
+
+// A private index defined again inside an inner loop, after a use: from the second iteration
+// of the inner loop on, the use sees what the iteration before left (4 * i + j), not 4 * i.
+void indexRedefinedInLoop(int n, double *a, const double *b) {
+  int k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'a' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    k = 4 * i;
+    for (int j = 0; j < 4; ++j) {
+      a[k] = b[i];
+      // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:7: note: written here
+      k = 4 * i + j + 1;
+    }
+  }
+}
+// Defined at the top of each of two loops: each loop's accesses see their own definition.
+void indexPerLoop(int n, double *a, const double *b) {
+  int k;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 18); in: b; out: a; private: k
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      k = 8 * i + j;
+      a[k] = b[i];
+    }
+    for (int j = 0; j < 4; ++j) {
+      k = 8 * i + 4 + j;
+      a[k] = -b[i];
+    }
+  }
+}

@@ -2776,7 +2776,7 @@ class Program:
         every iteration writes them first, or when dead after the loop), triangular and
         symmetric updates of a local matrix, in-place reversal over n/2 iterations."""
         r = self.rnd
-        kind = r.choice(['counter', 'scratch', 'matrix', 'reverse', 'sweep'])
+        kind = r.choice(['counter', 'scratch', 'matrix', 'reverse', 'sweep', 'switch'])
         if kind in ('matrix', 'reverse', 'sweep'):
             return self.sp_c89_nest(L, kind)
         b = self.sp_base(L)
@@ -2787,6 +2787,8 @@ class Program:
         j, t = self.fresh('j'), self.fresh('s')
         pre, post = ['  int %s;' % j], []
         val = lambda text, bound: fix_store(Ex(text, 'int', bound, True), X.elem).t
+        if kind == 'switch':
+            return self.sp_c89_switch(L, b, X, i, j, t, val)
         if kind == 'counter':
             how = r.choice(['dead', 'live', 'maybe-dead', 'maybe-live'])
             L.tags.add('c89-counter-' + how)
@@ -2816,6 +2818,35 @@ class Program:
         if how == 'live':
             post = ['  dt_arr("%s %s", %s, 4);' % (L.tag, t, t)]
         return self.sp_wrap(b, stmts, pre, post)
+
+    def sp_c89_switch(self, L, b, X, i, j, t, val):
+        """A scalar or a scratch row declared before the loop, written in a case of a switch
+        and read in the next: after falling through, or in a case the switch may jump to
+        directly (then the value is another iteration's), or written again in every case.
+        Only the last keeps it private."""
+        r = self.rnd
+        what = r.choice(['scalar', 'row'])
+        how = r.choice(['fall', 'jump', 'each'])
+        L.tags.add('c89-switch-%s-%s' % (what, how))
+        if what == 'scalar':
+            pre = ['  int %s = 7;' % t]
+            write = lambda e: ['  %s = %s;' % (t, e)]
+            use = '%s' % t
+        else:
+            pre = ['  int %s;' % j, '  int %s[4] = {1, 2, 3, 4};' % t]
+            write = lambda e: ['  for (%s = 0; %s < 4; %s++)' % (j, j, j),
+                               '    %s[%s] = (%s + %s) %% 9;' % (t, j, e, j)]
+            use = '%s[%s %% 4]' % (t, i)
+        bound = 6 * self.n + 22 if what == 'scalar' else 28
+        store = '  %s = %s;' % (X.at(i), val('%s * 3 + 1' % use, bound))
+        stmts = ['switch (%s %% 3) {' % i, 'case 0:'] + write('%s * 2' % i)
+        if how == 'jump':
+            stmts.append('  break;')
+        stmts.append('case 1:')
+        if how == 'each':
+            stmts += write('%s + 5' % i)
+        stmts += [store, '  break;', 'default:'] + write('1') + [store, '}']
+        return self.sp_wrap(b, stmts, pre, [])
 
     def sp_scratchpart(self, L):
         """A scratch array filled over a range a local bound gives (NPB MG's rows: fill j < m,
@@ -2882,6 +2913,43 @@ class Program:
         if how == 'live':
             post = ['  dt_arr("%s %s", %s, %d);' % (L.tag, s, s, size)]
         return self.sp_wrap(b, stmts, pre, post)
+
+    def sp_scratchstride(self, L):
+        """NPB MG's rprj3: a scratch row filled at every other element through a private
+        index defined in the fill loop (q = 2 * (j + i) - d; s[q] = ...), then read through a
+        second definition of the index in another loop, at q + c: on a filled element, between
+        two, or past the last. The index may also be defined after its use in the read loop
+        (the first use sees the fill's last value, the others the previous iteration's). The
+        offset follows the parallel loop's variable, so a read outside the filled elements
+        meets what another iteration wrote: only reads of filled elements keep the row private."""
+        r = self.rnd
+        b = self.sp_base(L)
+        if not b:
+            return None
+        X = b[4]
+        i = L.vars[0].name
+        j, k, q, m, d, s, acc = (self.fresh(x) for x in ('j', 'k', 'q', 'm', 'd', 's', 'acc'))
+        mv, dv = r.choice([3, 4, 5]), r.choice([1, 2])
+        c = r.choice([0, 0, 2, 1, 3, 4, -2])
+        ka = 2 if c < 0 else 1
+        bb = r.choice([-1, 0, 0])
+        how = r.choice(['plain', 'plain', 'late'])
+        size = 2 * (mv + L.vars[0].hi + 1) + 8
+        filled = c % 2 == 0 and (c <= 0 if bb == 0 else c <= 2) and how == 'plain'
+        L.tags.add('scratchstride-%s-%s' % (how, 'in' if filled else 'out'))
+        pre = ['  int %s, %s, %s = 0;' % (j, k, q), '  int %s[%d] = {0};' % (s, size),
+               '  int %s = %d, %s = %d;' % (m, mv, d, dv)]
+        stmts = ['for (%s = 1; %s < %s; %s++) {' % (j, j, m, j),
+                 '  %s = 2 * (%s + %s) - %s;' % (q, j, i, d),
+                 '  %s[%s] = (%s * 3 + %s) %% 13;' % (s, q, i, j), '}',
+                 '{', '  int %s = 0;' % acc,
+                 '  for (%s = %d; %s < %s + %d; %s++) {' % (k, ka, k, m, bb, k)]
+        define = '    %s = 2 * (%s + %s) - %s;' % (q, k, i, d)
+        use = '    %s = (%s * 3 + %s[%s + %d]) %% 1000;' % (acc, acc, s, q, c)
+        stmts += [use, define] if how == 'late' else [define, use]
+        stmts += ['  }', '  %s = %s;' % (X.at(i), fix_store(Ex(acc, 'int', 1000, True),
+                                                          X.elem).t), '}']
+        return self.sp_wrap(b, stmts, pre, [])
 
     def sp_c89_call(self, L, b, X, i, j, t, pre, val):
         """A scratch array a helper fills (NPB BT's exact_solution): in full, in part, or after
@@ -4051,7 +4119,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
                  'clamp', 'gather', 'mirror', 'reuse', 'element', 'cglobal', 'rank4', 'dense',
-                 'nscall', 'nstype', 'membertype', 'elemref', 'scratchpart']
+                 'nscall', 'nstype', 'membertype', 'elemref', 'scratchpart', 'scratchstride']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
