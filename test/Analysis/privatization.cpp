@@ -896,3 +896,45 @@ void indexPerLoop(int n, double *a, const double *b) {
     }
   }
 }
+// A descending stride: filled at 200 - 3 * j - i, read three elements to either side.
+void partStridedDown(int n, int (*out)[8]) {
+  int j, q;
+  int s[240];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 20); out: out; private: j, q, s
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    for (j = 0; j < 5; j++) {
+      q = 200 - 3 * j - i;
+      s[q] = i * 11 + j;
+    }
+    int acc = 0;
+    for (j = 1; j < 4; j++) {
+      q = 200 - 3 * j - i;
+      acc = acc * 3 + s[q - 3] + s[q + 3];
+    }
+    out[i][4] = acc;
+  }
+}
+// A bound whose address is held: a store through the pointer may change it, so its value is
+// not followed.
+void partBoundThroughPointer(int n, int (*out)[8]) {
+  int j, m;
+  int *pm = &m;
+  int s[64];
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:3: warning: loop not parallelized: 'm' is declared outside the loop, and each iteration assigns it before reading it; declare it inside the loop body, so that each iteration has its own
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:5: note: assigned here
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+7]]:7: note: also: 's' is written in one iteration and written in another: the subscripts do not depend on the loop variable, so every iteration touches the same elements
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+10]]:14: note: 's' is not private to each iteration: 's[j]' may lie outside the elements that the loop at line [[@LINE+5]] ('for (j = 0; j < m; j++)') fills: the iteration may change 'm'
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+6]]:5: note: also: 'pm' is written in one iteration and written in another: every iteration touches the same element
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    m = 3;
+    for (j = 0; j < m; j++)
+      s[j] = i + j;
+    *pm = 6;
+    int acc = 0;
+    for (j = 0; j < m; j++)
+      acc += s[j];
+    out[i][3] = acc;
+  }
+}
