@@ -74,6 +74,46 @@ static unsigned nonReadUses(const Stmt *S, const VarDecl *VD) {
   return N;
 }
 
+/// nonReadUses, less the writes of VD in the header of a `for` over VD (`for (i = 1; ...;
+/// i++)`): within such a loop the walk gives VD the loop's range, and it forgets VD's value on
+/// entering the loop (forgetDefinitionsIn), so those writes need no definition of their own.
+static unsigned nonReadUsesOutsideOwnLoops(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return 0;
+  auto IsVD = [&](const Expr *E) {
+    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+    return DR && DR->getDecl() == VD;
+  };
+  if (const auto *F = dyn_cast<ForStmt>(S)) {
+    const auto *Init = dyn_cast_or_null<BinaryOperator>(F->getInit());
+    if (Init && Init->getOpcode() == BO_Assign && IsVD(Init->getLHS())) {
+      unsigned N = nonReadUses(Init->getRHS(), VD);
+      const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+      if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
+          UO && UO->isIncrementDecrementOp() && IsVD(UO->getSubExpr()))
+        ;
+      else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+               CA && IsVD(CA->getLHS()))
+        N += nonReadUses(CA->getRHS(), VD);
+      else
+        N += nonReadUses(Inc, VD);
+      N += nonReadUsesOutsideOwnLoops(F->getConditionVariableDeclStmt(), VD);
+      N += nonReadUsesOutsideOwnLoops(F->getCond(), VD);
+      return N + nonReadUsesOutsideOwnLoops(F->getBody(), VD);
+    }
+  }
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_LValueToRValue)
+    if (const auto *DR = dyn_cast<DeclRefExpr>(IC->getSubExpr()->IgnoreParens());
+        DR && DR->getDecl() == VD)
+      return 0;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    return DR->getDecl() == VD ? 1 : 0;
+  unsigned N = 0;
+  for (const Stmt *C : S->children())
+    N += nonReadUsesOutsideOwnLoops(C, VD);
+  return N;
+}
+
 /// The compound statements of S, outside lambdas and blocks (whose bodies run when called),
 /// less those with a label among their statements (a switch's body): a jump to the label runs
 /// what follows a definition without it.
@@ -123,21 +163,22 @@ void BodyWalker::findPrivateDefinitions(const Stmt *Body) {
     }
   }
   for (const auto &[C, VD] : Candidates)
-    if (nonReadUses(Body, VD) == Writes[VD])
+    if (nonReadUsesOutsideOwnLoops(Body, VD) == Writes[VD])
       PrivateDefs[C] = VD;
 }
 
-/// Forgets the value of every private with a definition inside Loop: in its second iteration,
-/// what the first left holds until the definition runs again.
+/// Forgets the value of every variable Loop changes (its header or its body): in its second
+/// iteration, what the first left holds until a definition runs again, and the loop's own
+/// variable takes its range.
 void BodyWalker::forgetDefinitionsIn(const Stmt *Loop) {
-  if (!Loop || PrivateDefs.empty())
+  if (!Loop || (cur().IntDefs.empty() && cur().ExactDefs.empty()))
     return;
-  if (auto It = PrivateDefs.find(Loop); It != PrivateDefs.end()) {
-    cur().IntDefs.erase(It->second);
-    cur().ExactDefs.erase(It->second);
+  std::set<const VarDecl *> Changed;
+  collectRewritten(Loop, Changed);
+  for (const VarDecl *VD : Changed) {
+    cur().IntDefs.erase(VD);
+    cur().ExactDefs.erase(VD);
   }
-  for (const Stmt *C : Loop->children())
-    forgetDefinitionsIn(C);
 }
 
 // --- Dispatch -----------------------------------------------------------------------------------
@@ -597,7 +638,7 @@ void BodyWalker::walkInnerFor(const ForStmt *F) {
   ++BreakDepth;
   if (F->getInit())
     walkStmt(F->getInit());
-  forgetDefinitionsIn(F);
+  forgetDefinitionsIn(F); // the init's write too: in the loop, the variable has the loop's range
   // Register the inner loop variable's range when the inner loop is canonical.
   const VarDecl *IV = nullptr;
   std::optional<PolyRange> Range;

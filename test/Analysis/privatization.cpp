@@ -938,3 +938,34 @@ void partBoundThroughPointer(int n, int (*out)[8]) {
     out[i][3] = acc;
   }
 }
+
+// NPB SP's dissipation: a column index set to constants between the loops that run it. Each
+// `c = k;` holds up to the next write; within `for (c = 2; ...)` c has the loop's range.
+void edgeColumns(int n, double (*g)[8]) {
+  int c;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 2 (score 12); in: g; out: g; private: c
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    c = 1;
+    g[i][c] = g[i][c] * 3 + 1;
+    for (c = 2; c < 6; c++)
+      g[i][c] += c;
+    c = 6;
+    g[i][c] -= 2;
+  }
+}
+// ... and refused where the index is used after a loop over it with no new definition: it
+// holds the loop's exit value (6), not the 1 set before the loop.
+void edgeAfterLoop(int n, double (*g)[8]) {
+  int c;
+  // CHECK: {{.*}}privatization.cpp:[[@LINE+2]]:3: warning: loop not parallelized: 'g' is written through a subscript that is not affine in the loop variables, so iterations may write the same element
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i) {
+    c = 1;
+    g[i][c] = g[i][c] * 3 + 1;
+    for (c = 2; c < 6; c++)
+      g[i][c] += c;
+    g[i][c] -= 2;
+    // CHECK: {{.*}}privatization.cpp:[[@LINE-1]]:5: note: written here
+  }
+}

@@ -2951,6 +2951,45 @@ class Program:
                                                           X.elem).t), '}']
         return self.sp_wrap(b, stmts, pre, [])
 
+    def sp_edges(self, L):
+        """NPB SP's dissipation: a column index declared before the loop, set to constants
+        between loops that run it (`c = 1; g[i][c] = ...; for (c = 2; c < W - 2; c++) ...;
+        c = W - 2; ...`), each write of g in its own row. The variants use the index after a
+        loop over it with no new definition (its exit value), change it in a while loop, or
+        use it in an inner loop before redefining it there (the next trip sees the new value):
+        only the plain one has affine writes; the others must stay serial, or on GPUs their
+        write boxes would miss the columns really written."""
+        r = self.rnd
+        b = self.sp_base(L)
+        if not b:
+            return None
+        X = b[4]
+        i = L.vars[0].name
+        c, j, g = self.fresh('c'), self.fresh('j'), self.fresh('g')
+        W = r.choice([6, 7, 8])
+        rows = L.vars[0].hi + 1
+        how = r.choice(['plain', 'plain', 'after-loop', 'while', 'inner-late'])
+        L.tags.add('edges-' + how)
+        pre = ['  int %s, %s;' % (c, j), '  static int %s[%d][%d];' % (g, rows, W)]
+        stmts = ['for (%s = 0; %s < %d; %s++)' % (c, c, W, c),
+                 '  %s[%s][%s] = (%s + %s) %% 9;' % (g, i, c, i, c),
+                 '%s = 1;' % c, '%s[%s][%s] = %s[%s][%s] * 3 + 1;' % (g, i, c, g, i, c),
+                 'for (%s = 2; %s < %d; %s++)' % (c, c, W - 2, c),
+                 '  %s[%s][%s] += %s;' % (g, i, c, c)]
+        if how == 'after-loop':
+            stmts.append('%s[%s][%s] += 5;' % (g, i, c))
+        elif how == 'while':
+            stmts += ['%s = 1;' % c, 'while (%s < 3) {' % c, '  %s[%s][%s] += 2;' % (g, i, c),
+                      '  %s++;' % c, '}']
+        elif how == 'inner-late':
+            stmts += ['%s = 1;' % c, 'for (%s = 0; %s < 2; %s++) {' % (j, j, j),
+                      '  %s[%s][%s] += %s + 1;' % (g, i, c, j), '  %s = %d;' % (c, W - 1), '}']
+        stmts += ['%s = %d;' % (c, W - 2), '%s[%s][%s] -= 2;' % (g, i, c),
+                  '%s = %s;' % (X.at(i), fix_store(Ex('%s[%s][%s]' % (g, i, c), 'int', 64, True),
+                                                   X.elem).t)]
+        post = ['  dt_arr("%s %s", &%s[0][0], %d);' % (L.tag, g, g, rows * W)]
+        return self.sp_wrap(b, stmts, pre, post)
+
     def sp_c89_call(self, L, b, X, i, j, t, pre, val):
         """A scratch array a helper fills (NPB BT's exact_solution): in full, in part, or after
         reading it; at the top of the iteration or in an inner loop that may not run; read
@@ -4119,7 +4158,7 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
                  'clamp', 'gather', 'mirror', 'reuse', 'element', 'cglobal', 'rank4', 'dense',
-                 'nscall', 'nstype', 'membertype', 'elemref', 'scratchpart', 'scratchstride']
+                 'nscall', 'nstype', 'membertype', 'elemref', 'scratchpart', 'scratchstride', 'edges']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 
