@@ -58,33 +58,18 @@ void BodyWalker::run(const Stmt *Body, const std::vector<PolyVar> &NormVars) {
 }
 
 /// How many times S names VD other than to read its value (writes, increments, addresses,
-/// references, unevaluated uses: everything that is not a plain load).
+/// references, unevaluated uses: everything that is not a plain load), less the writes of VD
+/// in the header of a `for` over VD (`for (i = 1; ...; i++)`): within such a loop
+/// the walk gives VD the loop's range, and it forgets VD's value on entering the loop
+/// (forgetDefinitionsIn), so those writes need no definition of their own.
 static unsigned nonReadUses(const Stmt *S, const VarDecl *VD) {
-  if (!S)
-    return 0;
-  if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_LValueToRValue)
-    if (const auto *DR = dyn_cast<DeclRefExpr>(IC->getSubExpr()->IgnoreParens());
-        DR && DR->getDecl() == VD)
-      return 0;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    return DR->getDecl() == VD ? 1 : 0;
-  unsigned N = 0;
-  for (const Stmt *C : S->children())
-    N += nonReadUses(C, VD);
-  return N;
-}
-
-/// nonReadUses, less the writes of VD in the header of a `for` over VD (`for (i = 1; ...;
-/// i++)`): within such a loop the walk gives VD the loop's range, and it forgets VD's value on
-/// entering the loop (forgetDefinitionsIn), so those writes need no definition of their own.
-static unsigned nonReadUsesOutsideOwnLoops(const Stmt *S, const VarDecl *VD) {
   if (!S)
     return 0;
   auto IsVD = [&](const Expr *E) {
     const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParens());
     return DR && DR->getDecl() == VD;
   };
-  if (const auto *F = dyn_cast<ForStmt>(S)) {
+  if (const auto *F = dyn_cast<ForStmt>(S); F) {
     const auto *Init = dyn_cast_or_null<BinaryOperator>(F->getInit());
     if (Init && Init->getOpcode() == BO_Assign && IsVD(Init->getLHS())) {
       unsigned N = nonReadUses(Init->getRHS(), VD);
@@ -97,9 +82,10 @@ static unsigned nonReadUsesOutsideOwnLoops(const Stmt *S, const VarDecl *VD) {
         N += nonReadUses(CA->getRHS(), VD);
       else
         N += nonReadUses(Inc, VD);
-      N += nonReadUsesOutsideOwnLoops(F->getConditionVariableDeclStmt(), VD);
-      N += nonReadUsesOutsideOwnLoops(F->getCond(), VD);
-      return N + nonReadUsesOutsideOwnLoops(F->getBody(), VD);
+      for (const Stmt *C : {static_cast<const Stmt *>(F->getConditionVariableDeclStmt()),
+                            static_cast<const Stmt *>(F->getCond()), F->getBody()})
+        N += nonReadUses(C, VD);
+      return N;
     }
   }
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_LValueToRValue)
@@ -110,7 +96,7 @@ static unsigned nonReadUsesOutsideOwnLoops(const Stmt *S, const VarDecl *VD) {
     return DR->getDecl() == VD ? 1 : 0;
   unsigned N = 0;
   for (const Stmt *C : S->children())
-    N += nonReadUsesOutsideOwnLoops(C, VD);
+    N += nonReadUses(C, VD);
   return N;
 }
 
@@ -163,7 +149,7 @@ void BodyWalker::findPrivateDefinitions(const Stmt *Body) {
     }
   }
   for (const auto &[C, VD] : Candidates)
-    if (nonReadUsesOutsideOwnLoops(Body, VD) == Writes[VD])
+    if (nonReadUses(Body, VD) == Writes[VD])
       PrivateDefs[C] = VD;
 }
 
