@@ -270,17 +270,14 @@ const FaultRule *Device::fault(FaultKind K, uint64_t N) const {
 }
 
 void Device::notePeerRead() {
-  {
-    std::lock_guard<std::mutex> G(PeerReadM);
-    ++PeerReads;
-  }
-  PeerReadCv.notify_all();
+  std::lock_guard<std::mutex> G(PeerReadM);
+  PeerRead = true; // waiters wait for the wait that follows (notePeerWait)
 }
 
 void Device::notePeerWait() {
   {
     std::lock_guard<std::mutex> G(PeerReadM);
-    if (PeerReads == 0)
+    if (!PeerRead)
       return;
     PeerReadAwaited = true;
   }

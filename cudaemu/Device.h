@@ -195,10 +195,9 @@ public:
   /// Bytes moved, per direction, for CLUSTRIX_EMU_STATS: host to this device, this device to
   /// the host, from another device into this one, and within this device.
   std::atomic<uint64_t> BytesToDevice{0}, BytesToHost{0}, BytesPeerIn{0}, BytesWithin{0};
-  /// Copies other devices queued that read from this one; whether this device waited for
-  /// another's event since the first of them.
-  uint64_t PeerReads = 0;
-  bool PeerReadAwaited = false;
+  /// Whether another device queued a copy that reads from this one; whether this device
+  /// waited for another's event since.
+  bool PeerRead = false, PeerReadAwaited = false;
   std::mutex PeerReadM;
   std::condition_variable PeerReadCv;
   /// Driver entry points called on this device (Device.cpp's DriverCallNames, in order), for

@@ -871,7 +871,8 @@ EMU_API CUresult cuLaunchKernel(CUfunction Fn, unsigned GridX, unsigned GridY, u
   const FaultRule *LoseRule = D->fault(FaultKind::Lost, N);
   const FaultRule *PartialRule = D->fault(FaultKind::Partial, N);
   bool Lose = LoseRule, Partial = PartialRule;
-  bool AfterPeerRead = (Lose && LoseRule->AfterPeerRead) || (Partial && PartialRule->AfterPeerRead);
+  bool AfterPeerRead = (LoseRule && LoseRule->AfterPeerRead) ||
+                       (PartialRule && PartialRule->AfterPeerRead);
   __clx_emu_dim3 Grid{GridX, GridY, GridZ}, Block{BlockX, BlockY, BlockZ};
   const __clx_emu_kernel *Entry = &K;
   SelfSlotFn Slot = F->Mod->Slot;

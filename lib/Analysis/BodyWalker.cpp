@@ -69,24 +69,23 @@ static unsigned nonReadUses(const Stmt *S, const VarDecl *VD) {
     const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParens());
     return DR && DR->getDecl() == VD;
   };
-  if (const auto *F = dyn_cast<ForStmt>(S); F) {
-    const auto *Init = dyn_cast_or_null<BinaryOperator>(F->getInit());
-    if (Init && Init->getOpcode() == BO_Assign && IsVD(Init->getLHS())) {
-      unsigned N = nonReadUses(Init->getRHS(), VD);
-      const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
-      if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
-          UO && UO->isIncrementDecrementOp() && IsVD(UO->getSubExpr()))
-        ;
-      else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
-               CA && IsVD(CA->getLHS()))
-        N += nonReadUses(CA->getRHS(), VD);
-      else
-        N += nonReadUses(Inc, VD);
-      for (const Stmt *C : {static_cast<const Stmt *>(F->getConditionVariableDeclStmt()),
-                            static_cast<const Stmt *>(F->getCond()), F->getBody()})
-        N += nonReadUses(C, VD);
-      return N;
-    }
+  const auto *F = dyn_cast<ForStmt>(S);
+  const auto *Init = F ? dyn_cast_or_null<BinaryOperator>(F->getInit()) : nullptr;
+  if (Init && Init->getOpcode() == BO_Assign && IsVD(Init->getLHS())) {
+    // The increment's own write of VD (`i++`, `i += k`) aside, what else it does counts.
+    const Stmt *IncRest = F->getInc();
+    const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
+        UO && UO->isIncrementDecrementOp() && IsVD(UO->getSubExpr()))
+      IncRest = nullptr;
+    else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+             CA && IsVD(CA->getLHS()))
+      IncRest = CA->getRHS();
+    unsigned N = nonReadUses(Init->getRHS(), VD) + nonReadUses(IncRest, VD);
+    for (const Stmt *C : {static_cast<const Stmt *>(F->getConditionVariableDeclStmt()),
+                          static_cast<const Stmt *>(F->getCond()), F->getBody()})
+      N += nonReadUses(C, VD);
+    return N;
   }
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(S); IC && IC->getCastKind() == CK_LValueToRValue)
     if (const auto *DR = dyn_cast<DeclRefExpr>(IC->getSubExpr()->IgnoreParens());
@@ -123,8 +122,9 @@ static void compoundsOf(const Stmt *S, std::vector<const CompoundStmt *> &Out) {
 /// statement: `k = i * m; a[k] = ...` subscripts a by i * m, and so does `for (j...) { k = i +
 /// n * j; a[k] = ...; }` within the inner loop's body. A statement of a compound runs after the
 /// ones before it unless the rest is skipped as well. NPB MG's rprj3 sets `i1 = 2 * j1 - d1`
-/// at the top of two loops over j1: each loop's accesses see their own definition. A loop that
-/// holds a definition forgets the value on entry (its next iteration sees the last one).
+/// at the top of two loops over j1: each loop's accesses see their own definition. The header
+/// of a `for` over k may write it too (nonReadUses). An inner loop forgets on entry the value
+/// of everything it changes (forgetDefinitionsIn: its next iteration sees the last one).
 void BodyWalker::findPrivateDefinitions(const Stmt *Body) {
   TopBody = Body;
   std::vector<const CompoundStmt *> Compounds;

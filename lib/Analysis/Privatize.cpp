@@ -272,6 +272,12 @@ private:
       return S;
     }
     void forget(const std::set<const VarDecl *> &Changed) { forgetIn(Known, Changed); }
+    /// Forgets what S changes.
+    void forgetChangedBy(const Stmt *S) {
+      std::set<const VarDecl *> Changed;
+      collectRewritten(S, Changed);
+      forget(Changed);
+    }
   };
   /// Forgets what Known says of the variables in Changed, and every definition naming one.
   static void forgetIn(Defs &Known, const std::set<const VarDecl *> &Changed) {
@@ -288,9 +294,7 @@ private:
   void evaluate(const Expr *E, State &W) {
     if (!E)
       return;
-    std::set<const VarDecl *> Changed;
-    collectRewritten(E, Changed);
-    W.forget(Changed);
+    W.forgetChangedBy(E);
     read(E, W);
   }
   /// What X holds after `X = Init` (or `int X = Init;`) where Known holds before it: Init's
@@ -632,8 +636,10 @@ private:
   /// and after it only as V[j]. Whole when that is the array (lo 0, hi its size); a range only
   /// where the flow follows ranges (Invariant). Where it tracks variables, the subscript may
   /// be linear in j, through variables defined before the store in the loop's body
-  /// (`i1 = 2 * j1 - d1; V[i1] = e;`): the elements a * j + b. Outer: the state before it.
-  std::optional<State> fills(const ForStmt *F, const State &Outer) {
+  /// (`i1 = 2 * j1 - d1; V[i1] = e;`): the elements a * j + b. Outer: the state before it;
+  /// Changed: what it changes.
+  std::optional<State> fills(const ForStmt *F, const State &Outer,
+                             const std::set<const VarDecl *> &Changed) {
     const ASTContext &Ctx = V->getASTContext();
     const Expr *Start = nullptr;
     const VarDecl *J = loopVar(F, Start);
@@ -656,9 +662,7 @@ private:
       Body.assign(CS->body_begin(), CS->body_end());
     else
       Body.push_back(F->getBody());
-    // What the loop changes: not known anywhere in it.
-    std::set<const VarDecl *> Changed;
-    collectRewritten(F, Changed);
+    // What the loop changes (Changed) is not known anywhere in it.
     Defs Throughout = Outer.Known;
     forgetIn(Throughout, Changed);
     Defs Known = Throughout;
@@ -840,23 +844,21 @@ private:
           return W;
         }
       if (const auto *CE = dyn_cast<CallExpr>(X); CE && Size && !W.Whole && callFills(CE)) {
-        std::set<const VarDecl *> Changed;
-        collectRewritten(E, Changed);
-        W.forget(Changed);
+        W.forgetChangedBy(E);
         W.Whole = true;
         return W;
       }
-      Defs Before = W.Known;
-      evaluate(E, W);
-      W.Known = std::move(Before);
+      // What E defines may join Known before its reads are checked: a linear right-hand side
+      // names no element of V.
       track(E, W.Known);
+      read(E, W);
       return W;
     }
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      track(DS, W.Known); // an initializer names no variable declared after it
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D))
-          evaluate(VD->getInit(), W);
-      track(DS, W.Known);
+          read(VD->getInit(), W);
       return W;
     }
     if (const auto *If = dyn_cast<IfStmt>(S)) {
@@ -871,13 +873,10 @@ private:
     if (const auto *F = dyn_cast<ForStmt>(S)) {
       // What the loop changes is known nowhere in it (its next iteration) nor after it.
       std::set<const VarDecl *> Changed;
-      collectRewritten(F->getCond(), Changed);
-      collectRewritten(F->getInc(), Changed);
-      collectRewritten(F->getBody(), Changed);
+      collectRewritten(F, Changed);
       if (Size)
-        if (std::optional<State> Filled = fills(F, W)) {
+        if (std::optional<State> Filled = fills(F, W, Changed)) {
           Fills.push_back(F);
-          collectRewritten(F->getInit(), Changed);
           W.forget(Changed);
           if (Filled->Whole)
             W.Whole = true;
@@ -895,27 +894,21 @@ private:
       return W; // the body may not run
     }
     if (const auto *Wh = dyn_cast<WhileStmt>(S)) {
-      std::set<const VarDecl *> Changed;
-      collectRewritten(Wh, Changed);
-      W.forget(Changed);
+      W.forgetChangedBy(Wh);
       evaluate(Wh->getCond(), W);
       stmt(Wh->getBody(), W, Depth + 1);
       return W;
     }
     if (const auto *D = dyn_cast<DoStmt>(S)) {
-      std::set<const VarDecl *> Changed;
-      collectRewritten(D, Changed);
-      W.forget(Changed);
+      W.forgetChangedBy(D);
       W = stmt(D->getBody(), std::move(W), Depth + 1); // runs at least once
-      W.forget(Changed);
+      W.forgetChangedBy(D);
       evaluate(D->getCond(), W);
       return W;
     }
     if (const auto *RF = dyn_cast<CXXForRangeStmt>(S)) {
-      std::set<const VarDecl *> Changed;
-      collectRewritten(RF, Changed);
       evaluate(RF->getRangeInit(), W);
-      W.forget(Changed);
+      W.forgetChangedBy(RF);
       stmt(RF->getBody(), W, Depth + 1);
       return W;
     }
@@ -929,9 +922,7 @@ private:
       Switches.push_back({W, Ranges.size()});
       stmt(Sw->getBody(), W, Depth + 1);
       Switches.pop_back();
-      std::set<const VarDecl *> Changed;
-      collectRewritten(Sw->getBody(), Changed);
-      W.forget(Changed);
+      W.forgetChangedBy(Sw->getBody());
       return W;
     }
     if (isa<ContinueStmt>(S)) {
