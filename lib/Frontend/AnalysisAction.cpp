@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "clustrix/Frontend/AnalysisAction.h"
 #include "clustrix/AST/Instantiation.h"
+#include "clustrix/AST/SkippedText.h"
 #include "clustrix/Analysis/ResidencyScopes.h"
 #include "clustrix/AST/Spelling.h"
 #include "clustrix/Decide/Decision.h"
@@ -57,6 +58,7 @@ public:
                    AnalysisAction::DoneFn Done)
       : CI(CI), Opts(Opts), Out(Out), Done(std::move(Done)), Attrs(CI.getPreprocessor()) {
     Attrs.install();
+    SkippedText::watch(CI.getPreprocessor()); // before the parse: the kernels take its branches
     if (this->Opts.OpenMP == OpenMPMode::Check) {
       // The verdicts are the diagnostics: the loops' own decisions go to the report only, and
       // `refusals=` says how a race is reported.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "OneParse.h"
 
+#include "clustrix/AST/SkippedText.h"
 #include "clustrix/Decide/Diagnostics.h"
 #include "clustrix/Decide/Report.h"
 #include "clustrix/Detect/AttributeCollector.h"
@@ -962,6 +963,7 @@ std::unique_ptr<ASTConsumer> clustrix::setUpOneParse(CompilerInstance &CI, FileE
   SM.setMainFileID(P->MainFID);
   Preprocessor &PP = CI.getPreprocessor();
   PP.addPPCallbacks(std::make_unique<SplitWatcher>(P));
+  SkippedText::watch(PP); // before the parse: the child's kernels take its branches
   PP.AddPragmaHandler(new EndPragma(P));
   PP.AddPragmaHandler(new EnterPragma(P));
   return std::make_unique<OneParseConsumer>(P);

@@ -9,6 +9,7 @@
 #include "clustrix/Rewrite/BoxCodeGen.h"
 #include "clustrix/AST/LoopNest.h"
 #include "clustrix/AST/MathFunctions.h"
+#include "clustrix/AST/SkippedText.h"
 #include "clustrix/AST/StatementEnd.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -1510,6 +1511,7 @@ public:
       memberHoles(RD, Holes);
     if (Holes.empty())
       return text(D->getSourceRange());
+    noteMacrosIn(D->getSourceRange()); // first: it settles the directives the text holds
     CharSourceRange All = SM.getExpansionRange(D->getSourceRange());
     SourceLocation At = All.getBegin();
     SourceLocation End = Lexer::getLocForEndOfToken(All.getEnd(), 0, SM, Ctx.getLangOpts());
@@ -1519,7 +1521,6 @@ public:
       At = Hole.getEnd();
     }
     T += RW.getRewrittenText(CharSourceRange::getCharRange(At, End));
-    noteMacrosIn(D->getSourceRange());
     return T;
   }
 
@@ -2044,8 +2045,9 @@ public:
   }
 
   /// The macros a text of the kernel uses, found by lexing it as written: uses in types (array
-  /// bounds), signatures and initializers as well as in statements. A preprocessor directive
-  /// in it would be evaluated by the device compiler, whose predefined macros differ.
+  /// bounds), signatures and initializers as well as in statements. The text's preprocessor
+  /// directives are settled as the host's preprocessor settled them (settleDirective): the
+  /// device compiler, whose predefined macros differ, never evaluates one.
   bool noteMacrosIn(SourceRange Range) {
     CharSourceRange R = SM.getExpansionRange(Range);
     auto [File, Begin] = SM.getDecomposedLoc(R.getBegin());
@@ -2060,14 +2062,135 @@ public:
             Buf.end());
     Token T;
     while (!L.LexFromRawLexer(T) && SM.getFileOffset(T.getLocation()) < End) {
-      if (T.is(tok::hash) && T.isAtStartOfLine())
-        return fail("the code at " + T.getLocation().printToString(SM) +
-                    " holds a preprocessor directive, which the device compiler would evaluate "
-                    "with its own macros");
+      if (T.is(tok::hash) && T.isAtStartOfLine()) {
+        std::optional<unsigned> Next = settleDirective(File, Buf, T.getLocation());
+        if (!Next)
+          return false;
+        L.seek(*Next, /*IsAtStartOfLine=*/false);
+        continue;
+      }
       if (T.is(tok::raw_identifier) && PP && !noteMacro(T.getRawIdentifier(), T.getLocation()))
         return false;
     }
     return ok();
+  }
+
+  /// Settles the directive whose `#` is at Hash, and gives the offset where the text after it
+  /// goes on. A conditional directive (`#if`, `#ifdef`, ..., `#else`, `#endif`) is blanked,
+  /// with the text the host's preprocessor skipped from it; the kernel keeps what the host
+  /// compiled. `#pragma unroll` stays (the device compiler knows it), other loop hints
+  /// (`#pragma GCC ivdep`, `#pragma clang loop ...`, `#pragma omp simd`) are blanked: none
+  /// changes what the code computes. Any other directive keeps the loop off GPUs: `#define`
+  /// would change the kernel's macros, `#pragma STDC FP_CONTRACT` its arithmetic.
+  std::optional<unsigned> settleDirective(FileID File, StringRef Buf, SourceLocation Hash) {
+    unsigned At = SM.getFileOffset(Hash);
+    std::string Where = Hash.printToString(SM);
+    const SkippedText *Skipped = PP ? SkippedText::of(*PP) : nullptr;
+    if (Skipped && Skipped->complete())
+      if (std::optional<unsigned> To = Skipped->skippedFrom(File, At)) {
+        blank(File, At, *To);
+        return *To;
+      }
+    std::optional<unsigned> Eol = directiveEnd(Buf, At);
+    // The directive's words, continuation lines joined.
+    std::string Words;
+    for (unsigned I = At + 1; I < (Eol ? *Eol : Buf.size()); ++I) {
+      if (Buf[I] == '\\' && I + 1 < Buf.size() && (Buf[I + 1] == '\n' || Buf[I + 1] == '\r'))
+        continue;
+      Words += Buf[I] == '\n' || Buf[I] == '\r' || Buf[I] == '\t' ? ' ' : Buf[I];
+    }
+    llvm::SmallVector<StringRef, 4> W;
+    StringRef(Words).split(W, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    StringRef Name = W.empty() ? StringRef() : W[0];
+    bool Conditional = llvm::is_contained(
+        {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"}, Name);
+    if (Conditional && !(Skipped && Skipped->complete())) {
+      fail("the code at " + Where +
+           " holds a preprocessor directive, which the device compiler would evaluate with "
+           "its own macros");
+      return std::nullopt;
+    }
+    std::string Pragma;
+    if (Name == "pragma")
+      for (size_t I = 1; I < W.size() && I < 3; ++I)
+        Pragma += (I > 1 ? " " : "") + W[I].str();
+    auto IsNumber = [](StringRef S) {
+      return !S.empty() && llvm::all_of(S, [](char C) { return llvm::isDigit(C); });
+    };
+    bool Unroll = Name == "pragma" && W.size() >= 2 && W[1] == "unroll" &&
+                  (W.size() == 2 || (W.size() == 3 && IsNumber(W[2])));
+    bool Hint = Name == "pragma" && W.size() >= 2 &&
+                (llvm::is_contained({"unroll", "nounroll", "ivdep", "vector", "novector", "simd",
+                                     "loop"},
+                                    W[1]) ||
+                 llvm::is_contained({"GCC unroll", "GCC ivdep", "GCC nounroll", "clang loop",
+                                     "omp simd"},
+                                    Pragma));
+    if (!Conditional && !Hint) {
+      std::string Shown = Name == "pragma" && W.size() >= 2 ? "#pragma " + W[1].str()
+                                                            : "#" + Name.str();
+      fail("the code at " + Where + " holds '" + Shown +
+           "', which the kernel text cannot carry");
+      return std::nullopt;
+    }
+    if (!Eol) {
+      fail("the code at " + Where +
+           " holds a preprocessor directive with a comment that goes on after its line, which "
+           "the kernel text cannot drop");
+      return std::nullopt;
+    }
+    if (!Unroll)
+      blank(File, At, *Eol);
+    return *Eol;
+  }
+
+  /// The offset of the line end of the directive at Hash (continuation lines included), or
+  /// nothing where a `/*` comment on it goes on past that end.
+  static std::optional<unsigned> directiveEnd(StringRef Buf, unsigned Hash) {
+    for (unsigned I = Hash; I < Buf.size(); ++I) {
+      char C = Buf[I];
+      if (C == '\\' && I + 1 < Buf.size() && Buf[I + 1] == '\n') {
+        ++I;
+        continue;
+      }
+      if (C == '\\' && I + 2 < Buf.size() && Buf[I + 1] == '\r' && Buf[I + 2] == '\n') {
+        I += 2;
+        continue;
+      }
+      if (C == '\n' || (C == '\r' && I + 1 < Buf.size() && Buf[I + 1] == '\n'))
+        return I;
+      if (C == '/' && I + 1 < Buf.size() && Buf[I + 1] == '/')
+        return Buf.find('\n', I) == StringRef::npos ? Buf.size() : Buf.find('\n', I);
+      if (C == '/' && I + 1 < Buf.size() && Buf[I + 1] == '*') {
+        size_t Close = Buf.find("*/", I + 2);
+        size_t Line = Buf.find('\n', I);
+        if (Close == StringRef::npos || (Line != StringRef::npos && Close > Line))
+          return std::nullopt;
+        I = Close + 1;
+      }
+      if (C == '"' || C == '\'') // `#pragma message("...")`, a character in a condition
+        for (++I; I < Buf.size() && Buf[I] != C && Buf[I] != '\n'; ++I)
+          if (Buf[I] == '\\')
+            ++I;
+    }
+    return Buf.size();
+  }
+
+  /// Whether a directive in R was blanked (a signature written across an `#ifdef`).
+  bool blankedIn(CharSourceRange R) const {
+    auto [File, Begin] = SM.getDecomposedLoc(R.getBegin());
+    auto [EndFile, End] = SM.getDecomposedLoc(R.getEnd());
+    auto It = Blanked.lower_bound({File, Begin});
+    return It != Blanked.end() && It->first == File && It->second < End;
+  }
+
+  /// Removes [Begin, End) of File from the kernel's texts, its line breaks kept; once.
+  void blank(FileID File, unsigned Begin, unsigned End) {
+    if (End <= Begin || !Blanked.insert({File, Begin}).second)
+      return;
+    StringRef Buf = SM.getBufferData(File);
+    std::string Lines(llvm::count(Buf.substr(Begin, End - Begin), '\n'), '\n');
+    RW.ReplaceText(SM.getComposedLoc(File, Begin), End - Begin, Lines);
   }
 
   /// The rewritten text of Range, macro uses spelled as written (the kernel defines them).
@@ -2093,6 +2216,8 @@ public:
   Preprocessor *PP;
   Rewriter RW;
   std::set<std::string> MacroNames;
+  /// The directives (and skipped branches) blanked from the kernel's texts, by where they begin.
+  std::set<std::pair<FileID, unsigned>> Blanked;
   std::set<std::string> StdMath; ///< Math functions a macro calls as `std::f`
   /// A macro the kernel carries: its name, its definition's text as written, where that text
   /// begins (file and offset), and whether the compiler predefines it.
@@ -2398,8 +2523,9 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
     }
     CharSourceRange Head = CharSourceRange::getCharRange(Written->getInnerLocStart(),
                                                          Written->getBody()->getBeginLoc());
+    B.noteMacrosIn(SourceRange(Head.getBegin(), Written->getBody()->getBeginLoc()));
     std::string Sig = B.HasHidden.count(FD) || B.Renamed.count(FD) || TD ||
-                              B.SignatureRespelled.count(FD)
+                              B.SignatureRespelled.count(FD) || B.blankedIn(Head)
                           ? B.RW.getRewrittenText(Head)
                           : Lexer::getSourceText(Head, SM, Ctx.getLangOpts()).str();
     Out.Signatures.push_back(Template + SigHeader + "__device__ " + StringRef(Sig).rtrim().str());

@@ -2,7 +2,7 @@
 // function-like, nested, one calling std::sqrt, M_PI from <cmath>), a typedef'd anonymous
 // struct, a struct defined in its typedef, a typedef of double, member functions (inline, out of
 // line, a constructor, a static one), a lambda defined in the body and one of the function that
-// captures by reference. Each loop below has a GPU form; their outputs equal the serial ones.
+// captures by reference, conditional directives and a loop hint. Each loop below has a GPU form; their outputs equal the serial ones.
 #include <cmath>
 #include <cstdio>
 
@@ -36,6 +36,15 @@ static Point pts[COUNT];
 static cell_t cells[COUNT];
 static Acc accs[COUNT];
 static double a[COUNT], b[COUNT], c[COUNT];
+
+// The device compiler defines __CUDA_ARCH__; the kernel takes the host's branch.
+static double bias(double v) {
+#ifdef __CUDA_ARCH__
+  return v + 100;
+#else
+  return v + 1;
+#endif
+}
 
 static void run(int n, double s) {
   [[cluster::gpu_parallel]]
@@ -82,6 +91,18 @@ static void run(int n, double s) {
   [[cluster::gpu_parallel]]
   for (int i = 0; i < n; i++)
     pts[i] = Point{pts[i].y, pts[i].x + c[i]};
+  // Preprocessor directives in the body and a callee, settled as the host settled them.
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+#ifdef NEVER_DEFINED
+    c[i] = -1;
+#else
+    c[i] += bias(b[i]);
+#endif
+#pragma unroll
+    for (int k = 0; k < 2; k++)
+      c[i] += k * HALF;
+  }
 }
 
 int main() {
