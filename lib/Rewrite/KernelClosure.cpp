@@ -214,6 +214,10 @@ public:
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *DR) {
+    if (Consumed.count(DR))
+      return true; // the root of a member region, which the kernel takes as a parameter
+    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()); VD && !InCallee)
+      RootUses.push_back(DR);
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl())) {
       const auto *ED = cast<EnumDecl>(EC->getDeclContext());
       noteType(Ctx.getTypeDeclType(ED));
@@ -492,7 +496,108 @@ public:
     return ok();
   }
 
+  /// A chain of field accesses from a variable of the loop's function (`SD.p`, `s->v`,
+  /// `o.inner.p`), spelled as the analysis names regions; empty for any other expression.
+  std::string memberChain(const Expr *E, const VarDecl *&Root,
+                          std::vector<const Expr *> &Links) const {
+    E = E->IgnoreParenImpCasts();
+    Links.push_back(E);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      Root = dyn_cast<VarDecl>(DR->getDecl());
+      if (!Root || Locals.count(Root) || IVs.count(Root) || Reductions.count(Root) ||
+          (Root->hasGlobalStorage() && !R.Spellings.count(Root->getCanonicalDecl())))
+        return "";
+      return hostSpelling(Root);
+    }
+    const auto *ME = dyn_cast<MemberExpr>(E);
+    if (!ME || !isa<FieldDecl>(ME->getMemberDecl()))
+      return "";
+    std::string Base = memberChain(ME->getBase(), Root, Links);
+    if (Base.empty())
+      return "";
+    return Base + (ME->isArrow() ? "->" : ".") + ME->getMemberDecl()->getNameAsString();
+  }
+
+  /// A region reached through fields of a variable (`SD.p[i]`, `s->v[i]`) is a parameter of
+  /// the kernel, which the chain's text becomes (`SD_p[i]`): the variable itself, copied to the
+  /// device, would hold the host's pointer. Its other uses must be reads of scalar fields
+  /// (checkMemberRoots).
+  bool memberRegion(MemberExpr *ME) {
+    if (InCallee)
+      return false;
+    const VarDecl *Root = nullptr;
+    std::vector<const Expr *> Links;
+    std::string Chain = memberChain(ME, Root, Links);
+    if (Chain.empty() || !Root || !RegionIndex.count(Chain))
+      return false;
+    if (ME->getBeginLoc().isMacroID() || ME->getEndLoc().isMacroID())
+      return fail("region '" + Chain +
+                  "' is written in a macro, where the kernel cannot name it as its parameter");
+    std::string &Param = ChainParams[Chain];
+    if (Param.empty()) {
+      std::string Base;
+      for (char C : Chain)
+        Base += llvm::isAlnum(C) || C == '_' ? C : '_';
+      while (Base.find("__") != std::string::npos)
+        Base.replace(Base.find("__"), 2, "_");
+      Param = Base;
+      for (unsigned N = 2; !claimName(Param, cast<FieldDecl>(ME->getMemberDecl())) ||
+                           llvm::any_of(ChainParams, [&](const auto &E) {
+                             return E.first != Chain && E.second == Param;
+                           });
+           ++N)
+        Param = Base + "_" + std::to_string(N);
+    }
+    if (RW.ReplaceText(CharSourceRange::getTokenRange(ME->getBeginLoc(), ME->getEndLoc()),
+                       Param))
+      return fail("region '" + Chain + "' is written where the kernel cannot rewrite it");
+    for (const Expr *L : Links)
+      Consumed.insert(L);
+    MemberRoots.emplace(Root, Chain);
+    noteRegion(Chain, ME->getMemberDecl()->getType(), Param);
+    if (usedWhole(ME))
+      failUsedWhole(Chain);
+    return true;
+  }
+
+  /// Each use of a variable with a member region, other than that region, must read a scalar
+  /// field: the kernel's copy of the variable (a parameter, or a region of one element) holds
+  /// the host's pointer, which a use of the whole (`f(SD)`, `SimData t = SD`) would carry into
+  /// device code.
+  bool checkMemberRoots() {
+    for (const DeclRefExpr *DR : RootUses) {
+      const auto *VD = cast<VarDecl>(DR->getDecl());
+      auto It = MemberRoots.find(VD);
+      if (It == MemberRoots.end())
+        continue;
+      const Expr *Top = DR;
+      const Expr *Cur = DR;
+      while (true) {
+        DynTypedNodeList Parents = Ctx.getParents(*Cur);
+        const Expr *P = Parents.size() == 1 ? Parents[0].get<Expr>() : nullptr;
+        if (!P || !(isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P) || isa<MemberExpr>(P)))
+          break;
+        if (isa<MemberExpr>(P))
+          Top = P;
+        Cur = P;
+      }
+      QualType T = Top->getType().getNonReferenceType();
+      if (Top == DR || !(T->isArithmeticType() || T->isEnumeralType()))
+        return fail("'" + VD->getNameAsString() + "' is used at " +
+                    DR->getLocation().printToString(SM) +
+                    " other than by reading a scalar field, and the kernel takes its member '" +
+                    It->second + "' apart, as a region");
+    }
+    return ok();
+  }
+
   bool VisitMemberExpr(MemberExpr *ME) {
+    if (Consumed.count(ME))
+      return true;
+    if (memberRegion(ME))
+      return ok();
+    if (!ok())
+      return false;
     const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
     if (isa<CXXThisExpr>(Base) && InMethod)
       return true; // a member function the kernel carries uses its object's members
@@ -2216,6 +2321,13 @@ public:
   Preprocessor *PP;
   Rewriter RW;
   std::set<std::string> MacroNames;
+  /// Member regions (memberRegion): the expressions of their chains, which the parameter
+  /// replaces; each chain's parameter; the variables at their roots, with one chain each; the
+  /// uses of the loop's variables, which checkMemberRoots checks against those roots.
+  std::set<const Expr *> Consumed;
+  std::map<std::string, std::string> ChainParams;
+  std::map<const VarDecl *, std::string> MemberRoots;
+  std::vector<const DeclRefExpr *> RootUses;
   /// The directives (and skipped branches) blanked from the kernel's texts, by where they begin.
   std::set<std::pair<FileID, unsigned>> Blanked;
   std::set<std::string> StdMath; ///< Math functions a macro calls as `std::f`
@@ -2392,6 +2504,7 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
   B.TraverseStmt(const_cast<Stmt *>(Body));
   B.addHiddenParameters();
   B.checkHiddenGlobals();
+  B.checkMemberRoots();
   if (!B.ok()) {
     Out.Reason = B.Reason;
     return Out;

@@ -2951,6 +2951,120 @@ class Program:
                                                           X.elem).t), '}']
         return self.sp_wrap(b, stmts, pre, [])
 
+    def sp_fields(self, L):
+        """Regions reached through fields of a variable (XSBench's `SD.p_energy_samples[i]`),
+        which the kernel takes as parameters of their own: a local struct ('local'), a pointer
+        to one ('pointer'), a struct in a struct ('nested'), a global struct ('global'); and the
+        uses that keep such a loop off GPUs or serial: the struct passed whole to a helper
+        ('whole-call'), its address taken ('address'), copied in the body ('copy'), two structs
+        whose fields point into one array one element apart ('overlap': the address check)."""
+        b = self.sp_base(L, need_ptr=True, room=1, back=0)
+        if not b:
+            return None
+        r = self.rnd
+        pre0, fl, post, clauses, X, Y, body = b
+        i, T = L.vars[0].name, X.elem
+        kind = r.choice(['local', 'pointer', 'nested', 'global', 'whole-call', 'address', 'copy',
+                         'overlap'])
+        L.tags.add('fields-' + kind)
+        S, O = self.p + self.fresh('Fs'), self.p + self.fresh('Fo')
+        f, k = self.fresh('fv'), r.randint(2, 5)
+        self.decls += ['struct %s {' % S, '  %s *x;' % T, '  int k;', '};']
+        pre = ['  struct %s %s;' % (S, f), '  %s.x = %s;' % (f, X.ptr), '  %s.k = %d;' % (f, k)]
+        chain, kref = '%s.x' % f, '%s.k' % f
+        y = paren(fix_store(self.read_y(b), T))
+        stmts = None
+        if kind == 'pointer':
+            pf = self.fresh('pf')
+            pre.append('  struct %s *%s = &%s;' % (S, pf, f))
+            chain, kref = '%s->x' % pf, '%s->k' % pf
+        elif kind == 'nested':
+            o = self.fresh('ov')
+            self.decls += ['struct %s {' % O, '  struct %s in;' % S, '  int b;', '};']
+            pre += ['  struct %s %s;' % (O, o), '  %s.in = %s;' % (o, f), '  %s.b = %d;' % (o, k)]
+            chain, kref = '%s.in.x' % o, '%s.b' % o
+        elif kind == 'global':
+            g = self.p + self.fresh('gf')
+            self.decls.append('static struct %s %s;' % (S, g))
+            pre += ['  %s = %s;' % (g, f)]
+            chain, kref = '%s.x' % g, '%s.k' % g
+        elif kind == 'whole-call':
+            h = self.p + self.fresh('fh')
+            self.decls.append('static %s %s(struct %s s, int j) { return s.x[j]; }' % (T, h, S))
+            stmts = ['%s[%s] = %s;' % (chain, i, self.tfix('%s(%s, %s) + %s' % (h, f, i, y), T))]
+        elif kind == 'address':
+            q = self.fresh('q')
+            stmts = ['struct %s *%s = &%s;' % (S, q, f),
+                     '%s[%s] = %s;' % (chain, i, self.tfix('%s->k * %s + %s' % (q, y, i), T))]
+        elif kind == 'copy':
+            t = self.fresh('t')
+            stmts = ['struct %s %s = %s;' % (S, t, f),
+                     '%s[%s] = %s;' % (chain, i, self.tfix('%s.k * %s + %s' % (t, y, i), T))]
+        elif kind == 'overlap':
+            g = self.fresh('gv')
+            pre += ['  struct %s %s;' % (S, g), '  %s.x = %s + 1;' % (g, X.ptr),
+                    '  %s.k = %d;' % (g, k)]
+            stmts = ['%s[%s] = %s;' % (chain, i, self.tfix('%s.x[%s] * %s + %s' % (g, i, k, i),
+                                                           T))]
+        if stmts is None:
+            stmts = ['%s[%s] = %s;' % (chain, i, self.tfix('%s * %s + %s' % (kref, y, i), T))]
+        return self.sp_wrap(b, stmts, pre)
+
+    def sp_directives(self, L):
+        """Preprocessor directives in the body and its callees, which the kernel settles as
+        the host settled them: a helper whose `#ifdef __CUDA_ARCH__` branch (the device
+        compiler's) computes something else ('arch-callee', 'arch-elif'), a skipped branch in
+        the body ('body-ifdef'), an `#if` on a macro's value ('if-value'), loop hints
+        ('hints'); and the ones that keep the loop off GPUs: a `#define` in the body
+        ('define'), a comment on a directive's line that goes on past it ('comment')."""
+        b = self.sp_base(L, room=0, back=0)
+        if not b:
+            return None
+        r = self.rnd
+        i, T = L.vars[0].name, b[4].elem
+        kind = r.choice(['arch-callee', 'arch-elif', 'body-ifdef', 'if-value', 'hints', 'define',
+                         'comment'])
+        L.tags.add('directives-' + kind)
+        y = paren(fix_store(self.read_y(b), T))
+        one = lit(T, 1).t
+        undef = '%sNO_SUCH_MACRO%d' % (self.p, self.counter)
+        h, m = self.p + self.fresh('dh'), self.p + self.fresh('DM')
+        pre, stmts = [], None
+        if kind in ('arch-callee', 'arch-elif'):
+            mid = (['#elif defined(%s)' % undef, '  return v * 5;'] if kind == 'arch-elif'
+                   else [])
+            self.decls += ['static %s %s(%s v) {' % (T, h, T), '#ifdef __CUDA_ARCH__',
+                           '  return v + %s + %s;' % (one, one)] + mid + [
+                           '#else', '  return v + %s;' % one, '#endif', '}']
+            stmts = ['%s = %s;' % (b[4].at(i), self.tfix('%s(%s)' % (h, y), T))]
+        elif kind == 'body-ifdef':
+            stmts = ['#ifdef ' + undef, '%s = %s;' % (b[4].at(i), one), '#else',
+                     '%s = %s;' % (b[4].at(i), self.tfix('%s * 3 + %s' % (y, i), T)),
+                     '#endif']
+        elif kind == 'if-value':
+            self.decls.append('#define %s %d' % (m, r.randint(1, 4)))
+            stmts = ['#if %s > 2' % m,
+                     '%s = %s;' % (b[4].at(i), self.tfix('%s * %s + %s' % (y, m, i), T)),
+                     '#else',
+                     '%s = %s;' % (b[4].at(i), self.tfix('%s - %s' % (y, m), T)),
+                     '#endif']
+        elif kind == 'hints':
+            acc = self.fresh('acc')
+            stmts = ['%s %s = %s;' % (T, acc, y),
+                     r.choice(['#pragma unroll', '#pragma unroll 2', '#pragma GCC ivdep',
+                               '#pragma clang loop vectorize(enable)', '#pragma GCC unroll 4']),
+                     'for (int q = 0; q < 3; ++q)',
+                     '  %s = %s;' % (acc, self.tfix('%s + q' % acc, T)),
+                     '%s = %s;' % (b[4].at(i), acc)]
+        elif kind == 'define':
+            stmts = ['#define %s 3' % m,
+                     '%s = %s;' % (b[4].at(i), self.tfix('%s * %s' % (y, m), T))]
+        else:
+            stmts = ['#ifndef %s /* a comment' % undef, '   over two lines */',
+                     '%s = %s;' % (b[4].at(i), self.tfix('%s + %s' % (y, i), T)),
+                     '#endif']
+        return self.sp_wrap(b, stmts, pre)
+
     def sp_edges(self, L):
         """NPB SP's dissipation: a column index declared before the loop, set to constants
         between loops that run it (`c = 1; g[i][c] = ...; for (c = 2; c < W - 2; c++) ...;
@@ -4158,7 +4272,8 @@ BASE_SPECIALS = ['outer_temp', 'func_name', 'line_macro', 'counter_macro', 'thro
 # (the weight of one entry of BASE_SPECIALS each), drawn from a stream of its own.
 LATE_SPECIALS = ['names', 'access', 'pp', 'thread', 'conv', 'resident', 'template', 'header',
                  'clamp', 'gather', 'mirror', 'reuse', 'element', 'cglobal', 'rank4', 'dense',
-                 'nscall', 'nstype', 'membertype', 'elemref', 'scratchpart', 'scratchstride', 'edges']
+                 'nscall', 'nstype', 'membertype', 'elemref', 'scratchpart', 'scratchstride', 'edges',
+                 'fields', 'directives']
 LATE_SHARE = len(LATE_SPECIALS) / (len(BASE_SPECIALS) + len(LATE_SPECIALS))
 SPECIALS = BASE_SPECIALS + LATE_SPECIALS
 

@@ -1,0 +1,90 @@
+// Regions reached through fields of a variable of the loop's function (`SD.p[i]`, `S->p[i]`,
+// `o.inner.p[i]`, a global's `g.p[i]`): the kernel takes each chain as a parameter of its own,
+// which its text becomes (`SD_p[i]`), since the variable's copy on the device holds the host's
+// pointer. The variable's other uses must read scalar fields; a use of the whole, or a chain
+// written in a macro, keeps the loop on CPU devices. Golden kernels:
+// test/Rewrite/Inputs/golden/analysis-member-regions. Run on GPUs: EndToEnd/member-regions.test.
+// RUN: %clustrix_cxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not="{{warning|error|remark|note}}:"
+// REQUIRES: compiler
+struct Sim {
+  double *p;
+  int n;
+  double k;
+};
+struct Outer {
+  Sim inner;
+  double bias;
+};
+struct Bc {
+  double *b_c;
+};
+struct Cc {
+  double *c;
+};
+Sim g;
+#define FIELD(s) s.p
+
+void local(Sim SD, int n) {
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); out: SD.p
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    SD.p[i] = SD.k * i + SD.n;
+}
+
+void pointer(Sim *S, int n) {
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: S->p, S; out: S->p
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    S->p[i] = S->p[i] * S->k;
+}
+
+void nested(Outer o, int n) {
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: o.inner.p; out: o.inner.p
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    o.inner.p[i] += o.bias;
+}
+
+void global(int n) {
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); out: g.p
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    g.p[i] = i;
+}
+
+// A pointer taken from the chain is the same region.
+void alias(Sim SD, int n) {
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); out: SD.p
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    double *q = SD.p;
+    q[i] = SD.k * i;
+  }
+}
+
+// Two chains whose parameters would have one name: the second gets another.
+void clash(Bc a, Cc a_b, int n) {
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: a_b.c; out: a.b_c
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    a.b_c[i] = a_b.c[i] + 1;
+}
+
+void macro(Sim SD, int n) {
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 1); out: SD.p
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: region 'SD.p' is written in a macro, where the kernel cannot name it as its parameter
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    FIELD(SD)[i] = i;
+}
+
+// The variable's address would carry the host's pointer into the kernel.
+void address(Sim SD, int n) {
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 2); out: SD.p; checked against writes through pointers: SD
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: 'SD' is used at {{.*}}member-regions.cpp:[[@LINE+3]]:16 other than by reading a scalar field, and the kernel takes its member 'SD.p' apart, as a region
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    Sim *ps = &SD;
+    SD.p[i] = ps->k;
+  }
+}
