@@ -26,11 +26,13 @@ Conversion rules (mechanical; the line count of every file is kept, so lines are
   2. `#pragma omp for CLAUSES` inside a `#pragma omp parallel` region converts the same way when
      the region is *convertible*: nothing in it depends on which thread runs it. A region is not
      convertible when its text calls omp_get_thread_num / omp_get_num_threads, or it holds
-     `critical`, `atomic`, `task`, `taskloop`, `sections`, `ordered`, `flush`, `threadprivate`,
-     or a `nowait` clause. In a convertible region the `parallel`, `master`, `single` and
+     `critical`, `atomic`, `task`, `taskloop`, `sections`, `ordered`, `flush` or
+     `threadprivate`. In a convertible region the `parallel`, `master`, `single` and
      `barrier` directives are blanked: the region's other code (time loops, timers under
      `master`) then runs once, as in the serial program, and each worksharing loop is a parallel
-     loop. The `for` loops of a region that is not convertible are left alone and counted as
+     loop. A `nowait` loop (NPB CG's initialization) converts too: it lets threads start what
+     follows before the others finish, which a race-free region cannot observe, so the serial
+     program is still its meaning. The `for` loops of a region that is not convertible are left alone and counted as
      "not converted", with the reason. An orphaned `#pragma omp for` (in a function called from
      a region: PRK's stencil headers) converts like rule 1.
   3. A worksharing loop whose own text calls omp_get_thread_num, or with an `ordered` clause
@@ -539,8 +541,6 @@ def convert(text):
             first = d.kind.split()[0] if d.kind else ""
             if first in THREAD_DEPENDENT:
                 reason = "the region holds '#pragma omp %s'" % d.kind
-            elif d.kind.startswith("for") and "nowait" in d.clauses:
-                reason = "a worksharing loop of the region has 'nowait'"
         region_ok[r] = reason
     for d in dirs:
         k = d.kind
