@@ -1385,6 +1385,21 @@ public:
       fail("the loop uses type '" + typeText(T) + "' from a system header");
       return;
     }
+    // A record without a name inside another (`union { Node *node; int x; };`, `struct {
+    // ... } pos;`) is declared by its parent's text: the kernel carries the parent, after the
+    // types the record's fields need.
+    if (const auto *RD = dyn_cast<RecordDecl>(TD);
+        RD && !RD->getIdentifier() && !RD->getTypedefNameForAnonDecl() &&
+        isa<RecordDecl>(RD->getDeclContext())) {
+      if (!InParentText.insert(RD).second)
+        return;
+      for (const FieldDecl *F : RD->fields()) {
+        noteType(F->getType());
+        noteFieldEnums(F);
+      }
+      noteType(Ctx.getRecordType(cast<RecordDecl>(RD->getDeclContext())));
+      return;
+    }
     // A class's member type is declared in the kernel apart from its class (memberScope).
     const bool Member = isMemberType(TD);
     const TypedefNameDecl *Named = Member                ? nullptr
@@ -2321,6 +2336,8 @@ public:
   Preprocessor *PP;
   Rewriter RW;
   std::set<std::string> MacroNames;
+  /// Records without names inside others, which their parents' texts declare (noteType).
+  std::set<const RecordDecl *> InParentText;
   /// Member regions (memberRegion): the expressions of their chains, which the parameter
   /// replaces; each chain's parameter; the variables at their roots, with one chain each; the
   /// uses of the loop's variables, which checkMemberRoots checks against those roots.

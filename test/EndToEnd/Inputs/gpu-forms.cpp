@@ -2,7 +2,8 @@
 // function-like, nested, one calling std::sqrt, M_PI from <cmath>), a typedef'd anonymous
 // struct, a struct defined in its typedef, a typedef of double, member functions (inline, out of
 // line, a constructor, a static one), a lambda defined in the body and one of the function that
-// captures by reference, conditional directives and a loop hint. Each loop below has a GPU form; their outputs equal the serial ones.
+// captures by reference, conditional directives and a loop hint, records without names inside
+// records. Each loop below has a GPU form; their outputs equal the serial ones.
 #include <cmath>
 #include <cstdio>
 
@@ -32,6 +33,18 @@ struct Acc {
 };
 void Acc::add(double v) { sum += std::sqrt(v * v + 1.0); }
 
+// Records without names inside records (MUMmerGPU's MatchCoord): declared by their parent's text.
+struct Coord {
+  union {
+    Acc *acc;
+    long edge;
+  };
+  struct {
+    int lo, hi;
+  } range;
+};
+
+static Coord coords[COUNT];
 static Point pts[COUNT];
 static cell_t cells[COUNT];
 static Acc accs[COUNT];
@@ -103,6 +116,9 @@ static void run(int n, double s) {
     for (int k = 0; k < 2; k++)
       c[i] += k * HALF;
   }
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++)
+    b[i] += coords[i].range.hi - coords[i].range.lo + coords[i].edge % 3;
 }
 
 int main() {
@@ -111,6 +127,9 @@ int main() {
     pts[i] = Point{i * 0.5, 1.0 / (i + 1)};
     cells[i] = cell_t{double(i % 7), i % 3, nullptr};
     accs[i] = Acc(double(i % 5), 0.5);
+    coords[i].edge = i * 7;
+    coords[i].range.lo = i % 11;
+    coords[i].range.hi = i % 11 + i % 4;
     b[i] = (i % 13) * 0.25;
   }
   run(n, 1.5);
