@@ -533,6 +533,12 @@ public:
     if (ME->getBeginLoc().isMacroID() || ME->getEndLoc().isMacroID())
       return fail("region '" + Chain +
                   "' is written in a macro, where the kernel cannot name it as its parameter");
+    // A lambda without a capture default cannot reach the parameter: `[]` captures nothing,
+    // `[&SD]` captures the variable, not the parameter its chain becomes.
+    for (const LambdaExpr *LE : LambdaStack)
+      if (LE->getCaptureDefault() == LCD_None)
+        return fail("a lambda without a capture default uses region '" + Chain +
+                    "', which the kernel passes as a parameter of its own");
     std::string &Param = ChainParams[Chain];
     if (Param.empty()) {
       std::string Base;

@@ -88,3 +88,27 @@ void address(Sim SD, int n) {
     SD.p[i] = ps->k;
   }
 }
+
+// Lambdas: one with a capture default reaches the parameter; `[]` and `[&SD]` cannot.
+void lambdas(Sim SD, int n) {
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 4); out: SD.p
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    auto set = [&](int j) { SD.p[j] = j + SD.n; };
+    set(i);
+  }
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 4); out: SD.p
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: a lambda without a capture default uses region 'SD.p', which the kernel passes as a parameter of its own
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    auto set = [&SD](int j) { SD.p[j] = j; };
+    set(i);
+  }
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 4); out: g.p
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: a lambda without a capture default uses region 'g.p', which the kernel passes as a parameter of its own
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; i++) {
+    auto set = [](int j) { g.p[j] = j; };
+    set(i);
+  }
+}

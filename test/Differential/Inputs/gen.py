@@ -2957,7 +2957,9 @@ class Program:
         to one ('pointer'), a struct in a struct ('nested'), a global struct ('global'); and the
         uses that keep such a loop off GPUs or serial: the struct passed whole to a helper
         ('whole-call'), its address taken ('address'), copied in the body ('copy'), two structs
-        whose fields point into one array one element apart ('overlap': the address check)."""
+        whose fields point into one array one element apart ('overlap': the address check); the
+        chain in a lambda of the body with a capture default ('lambda') and with an explicit
+        capture of the variable ('lambda-explicit', no GPU form)."""
         b = self.sp_base(L, need_ptr=True, room=1, back=0)
         if not b:
             return None
@@ -2965,7 +2967,7 @@ class Program:
         pre0, fl, post, clauses, X, Y, body = b
         i, T = L.vars[0].name, X.elem
         kind = r.choice(['local', 'pointer', 'nested', 'global', 'whole-call', 'address', 'copy',
-                         'overlap'])
+                         'overlap', 'lambda', 'lambda-explicit'])
         L.tags.add('fields-' + kind)
         S, O = self.p + self.fresh('Fs'), self.p + self.fresh('Fo')
         f, k = self.fresh('fv'), r.randint(2, 5)
@@ -3000,6 +3002,13 @@ class Program:
             t = self.fresh('t')
             stmts = ['struct %s %s = %s;' % (S, t, f),
                      '%s[%s] = %s;' % (chain, i, self.tfix('%s.k * %s + %s' % (t, y, i), T))]
+        elif kind in ('lambda', 'lambda-explicit'):
+            st, yv = self.fresh('st'), self.fresh('yv')
+            cap = '[&]' if kind == 'lambda' else '[&%s, %s]' % (f, yv)
+            stmts = ['%s %s = %s;' % (T, yv, y),
+                     'auto %s = %s(int j) { %s[j] = %s; };' % (
+                         st, cap, chain, self.tfix('%s * %s + j' % (kref, yv), T)),
+                     '%s(%s);' % (st, i)]
         elif kind == 'overlap':
             g = self.fresh('gv')
             pre += ['  struct %s %s;' % (S, g), '  %s.x = %s + 1;' % (g, X.ptr),
