@@ -2218,9 +2218,11 @@ public:
         return *To;
       }
     std::optional<unsigned> Eol = directiveEnd(Buf, At);
-    // The directive's words, continuation lines joined.
+    // The directive's words, continuation lines joined; where a comment goes on past the
+    // directive, those of its first line.
+    size_t WordsEnd = Eol ? *Eol : std::min(Buf.find('\n', At), Buf.size());
     std::string Words;
-    for (unsigned I = At + 1; I < (Eol ? *Eol : Buf.size()); ++I) {
+    for (size_t I = At + 1; I < WordsEnd; ++I) {
       if (Buf[I] == '\\' && I + 1 < Buf.size() && (Buf[I + 1] == '\n' || Buf[I + 1] == '\r'))
         continue;
       Words += Buf[I] == '\n' || Buf[I] == '\r' || Buf[I] == '\t' ? ' ' : Buf[I];
