@@ -497,11 +497,15 @@ public:
   }
 
   /// A chain of field accesses from a variable of the loop's function (`SD.p`, `s->v`,
-  /// `o.inner.p`), spelled as the analysis names regions; empty for any other expression.
+  /// `o.inner.p`) or from the object of the member function the loop is in (`this->g.p`,
+  /// `g.p` written without `this`, `this->s->v`: Root stays null), spelled as the analysis
+  /// names regions; empty for any other expression.
   std::string memberChain(const Expr *E, const VarDecl *&Root,
                           std::vector<const Expr *> &Links) const {
     E = E->IgnoreParenImpCasts();
     Links.push_back(E);
+    if (isa<CXXThisExpr>(E))
+      return InMethod ? "" : "this";
     if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
       Root = dyn_cast<VarDecl>(DR->getDecl());
       if (!Root || Locals.count(Root) || IVs.count(Root) || Reductions.count(Root) ||
@@ -528,7 +532,12 @@ public:
     const VarDecl *Root = nullptr;
     std::vector<const Expr *> Links;
     std::string Chain = memberChain(ME, Root, Links);
-    if (Chain.empty() || !Root || !RegionIndex.count(Chain))
+    // `this->p` alone is a parameter `p` already (VisitMemberExpr); from the object, a chain
+    // of two fields or more is a member region, rooted at its first field.
+    const MemberExpr *ThisRoot = nullptr;
+    if (!Root && Links.size() > 2 && isa<CXXThisExpr>(Links.back()))
+      ThisRoot = cast<MemberExpr>(Links[Links.size() - 2]);
+    if (Chain.empty() || !(Root || ThisRoot) || !RegionIndex.count(Chain))
       return false;
     if (ME->getBeginLoc().isMacroID() || ME->getEndLoc().isMacroID())
       return fail("region '" + Chain +
@@ -542,15 +551,18 @@ public:
     std::string &Param = ChainParams[Chain];
     if (Param.empty()) {
       std::string Base;
-      for (char C : Chain)
+      for (char C : ThisRoot ? Chain.substr(6) : Chain)
         Base += llvm::isAlnum(C) || C == '_' ? C : '_';
       while (Base.find("__") != std::string::npos)
         Base.replace(Base.find("__"), 2, "_");
       Param = Base;
-      for (unsigned N = 2; !claimName(Param, cast<FieldDecl>(ME->getMemberDecl())) ||
-                           llvm::any_of(ChainParams, [&](const auto &E) {
-                             return E.first != Chain && E.second == Param;
-                           });
+      // (claimName last: it claims the name it is asked about when free.)
+      for (unsigned N = 2; Reserved.count(Param) ||
+                           llvm::any_of(ChainParams,
+                                        [&](const auto &E) {
+                                          return E.first != Chain && E.second == Param;
+                                        }) ||
+                           !claimName(Param, cast<FieldDecl>(ME->getMemberDecl()));
            ++N)
         Param = Base + "_" + std::to_string(N);
     }
@@ -559,11 +571,35 @@ public:
       return fail("region '" + Chain + "' is written where the kernel cannot rewrite it");
     for (const Expr *L : Links)
       Consumed.insert(L);
-    MemberRoots.emplace(Root, Chain);
+    if (Root)
+      MemberRoots.emplace(Root, Chain);
+    else
+      ThisMemberRoots.emplace(cast<FieldDecl>(ThisRoot->getMemberDecl()), Chain);
     noteRegion(Chain, ME->getMemberDecl()->getType(), Param);
     if (usedWhole(ME))
       failUsedWhole(Chain);
     return true;
+  }
+
+  /// The identifiers of the variables and the object's fields that Body names, which a
+  /// chain's parameter must not take: the kernel names each by its identifier (`this->n`
+  /// becomes `n`), and the traversal may meet it after the chain.
+  void reserveNames(const Stmt *Body) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      std::set<std::string> &Out;
+      explicit Finder(std::set<std::string> &Out) : Out(Out) {}
+      bool VisitDeclRefExpr(DeclRefExpr *DR) {
+        if (isa<VarDecl>(DR->getDecl()))
+          Out.insert(DR->getDecl()->getNameAsString());
+        return true;
+      }
+      bool VisitMemberExpr(MemberExpr *ME) {
+        if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+          Out.insert(ME->getMemberDecl()->getNameAsString());
+        return true;
+      }
+    } F(Reserved);
+    F.TraverseStmt(const_cast<Stmt *>(Body));
   }
 
   /// Each use of a variable with a member region, other than that region, must read a scalar
@@ -574,27 +610,41 @@ public:
     for (const DeclRefExpr *DR : RootUses) {
       const auto *VD = cast<VarDecl>(DR->getDecl());
       auto It = MemberRoots.find(VD);
-      if (It == MemberRoots.end())
-        continue;
-      const Expr *Top = DR;
-      const Expr *Cur = DR;
-      while (true) {
-        DynTypedNodeList Parents = Ctx.getParents(*Cur);
-        const Expr *P = Parents.size() == 1 ? Parents[0].get<Expr>() : nullptr;
-        if (!P || !(isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P) || isa<MemberExpr>(P)))
-          break;
-        if (isa<MemberExpr>(P))
-          Top = P;
-        Cur = P;
-      }
-      QualType T = Top->getType().getNonReferenceType();
-      if (Top == DR || !(T->isArithmeticType() || T->isEnumeralType()))
+      if (It != MemberRoots.end() && !readsScalarField(DR))
         return fail("'" + VD->getNameAsString() + "' is used at " +
                     DR->getLocation().printToString(SM) +
                     " other than by reading a scalar field, and the kernel takes its member '" +
                     It->second + "' apart, as a region");
     }
+    // The object's fields at the roots of chains: the kernel's copy of such a field (a
+    // parameter by value) holds the host's pointer as well.
+    for (const MemberExpr *ME : ThisRootUses) {
+      auto It = ThisMemberRoots.find(cast<FieldDecl>(ME->getMemberDecl()));
+      if (It != ThisMemberRoots.end() && !readsScalarField(ME))
+        return fail("'this->" + It->first->getNameAsString() + "' is used at " +
+                    ME->getMemberLoc().printToString(SM) +
+                    " other than by reading a scalar field, and the kernel takes its member '" +
+                    It->second + "' apart, as a region");
+    }
     return ok();
+  }
+
+  /// Whether Use (a variable, or a field of the object) is the base of fields that end in a
+  /// scalar which is read, and nothing else.
+  bool readsScalarField(const Expr *Use) const {
+    const Expr *Top = Use;
+    const Expr *Cur = Use;
+    while (true) {
+      DynTypedNodeList Parents = Ctx.getParents(*Cur);
+      const Expr *P = Parents.size() == 1 ? Parents[0].get<Expr>() : nullptr;
+      if (!P || !(isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P) || isa<MemberExpr>(P)))
+        break;
+      if (isa<MemberExpr>(P))
+        Top = P;
+      Cur = P;
+    }
+    QualType T = Top->getType().getNonReferenceType();
+    return Top != Use && (T->isArithmeticType() || T->isEnumeralType());
   }
 
   bool VisitMemberExpr(MemberExpr *ME) {
@@ -618,6 +668,7 @@ public:
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!FD)
       return fail("the loop calls a member function");
+    ThisRootUses.push_back(ME);
     std::string Name = FD->getNameAsString();
     // `this->x` becomes the parameter `x`. Written in a macro's argument, where the text
     // cannot be rewritten (the Rewriter refuses), it would stay `this->x` in the kernel, which
@@ -2351,8 +2402,14 @@ public:
   /// uses of the loop's variables, which checkMemberRoots checks against those roots.
   std::set<const Expr *> Consumed;
   std::map<std::string, std::string> ChainParams;
+  std::set<std::string> Reserved; ///< reserveNames
+
   std::map<const VarDecl *, std::string> MemberRoots;
   std::vector<const DeclRefExpr *> RootUses;
+  /// The same for chains from the object (`this->g.p`): the fields at their roots, and the
+  /// uses of the object's fields.
+  std::map<const FieldDecl *, std::string> ThisMemberRoots;
+  std::vector<const MemberExpr *> ThisRootUses;
   /// The directives (and skipped branches) blanked from the kernel's texts, by where they begin.
   std::set<std::pair<FileID, unsigned>> Blanked;
   std::set<std::string> StdMath; ///< Math functions a macro calls as `std::f`
@@ -2482,6 +2539,18 @@ static std::string floatingPointEnvironmentUse(ASTContext &Ctx) {
   return "";
 }
 
+/// The template parameters that D's text declares itself: a class template's, when D is one
+/// of its instances (the text is the template's). A template parameter of the loop's own
+/// template with the same name is hidden within that text.
+static std::vector<std::string> ownTemplateParams(const Decl *D) {
+  std::vector<std::string> Own;
+  if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(D))
+    for (const NamedDecl *P : *CTS->getSpecializedTemplate()->getTemplateParameters())
+      if (P->getIdentifier())
+        Own.push_back(P->getNameAsString());
+  return Own;
+}
+
 KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
                                              const LoopResult &R, Preprocessor *PP,
                                              ArrayRef<QualType> AlsoTypes) {
@@ -2526,6 +2595,7 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
     Out.ElemDecl = Elem + " = " + L0.RangeText + "[__clx_k0];";
   }
   const Stmt *Body = innermostBody(Loop, unsigned(R.Nest.size()));
+  B.reserveNames(Body);
   B.TraverseStmt(const_cast<Stmt *>(Body));
   B.addHiddenParameters();
   B.checkHiddenGlobals();
@@ -2576,6 +2646,7 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
     std::string Forward = Header + std::string(TD->getKindName()) + " " + TD->getNameAsString();
     Out.Forwards.push_back(B.MemberTypes.count(TD) ? B.inMemberScope(TD, Forward, /*Semi=*/true)
                                                    : inNamespaces(TD, Forward, /*Semi=*/true));
+    Out.ForwardTemplateParams.push_back(ownTemplateParams(TD));
   }
   for (const Decl *D : B.Types) {
     if (B.SecondInstances.count(D))
@@ -2594,7 +2665,12 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
     std::string Declared = !B.MemberTypes.count(D) ? inNamespaces(D, Text, /*Semi=*/false)
                            : isa<RecordDecl>(D) ? B.inMemberNamespaces(D, Text, /*Semi=*/false)
                                                 : B.inMemberScope(D, Text, /*Semi=*/false);
-    (Early ? Out.EarlyTypes : Out.Types).push_back(Declared);
+    if (Early) {
+      Out.EarlyTypes.push_back(Declared);
+    } else {
+      Out.Types.push_back(Declared);
+      Out.TypeTemplateParams.push_back(ownTemplateParams(D));
+    }
   }
   // The classes of member types, declared with their names only, for the kernel's parameters
   // and declarations that spell a member type by its class (`Mesh::Node *nodes`).

@@ -383,20 +383,27 @@ static bool namesIdentifier(StringRef Text, StringRef Name) {
 static std::string declareTemplateParameters(const InstantiationKey &Key, KernelClosure &Cl,
                                              const ASTContext &Ctx) {
   std::string Carried;
-  for (const auto *Texts : {&Cl.Macros, &Cl.Forwards, &Cl.EarlyTypes, &Cl.Types,
-                            &Cl.Constants, &Cl.Methods, &Cl.LambdaDecls, &Cl.StdUsings})
+  for (const auto *Texts : {&Cl.Macros, &Cl.EarlyTypes, &Cl.Constants, &Cl.Methods,
+                            &Cl.LambdaDecls, &Cl.StdUsings})
     for (const std::string &T : *Texts)
       Carried += T + "\n";
+  auto Declares = [](const std::vector<std::string> &Own, const std::string &Name) {
+    return std::find(Own.begin(), Own.end(), Name) != Own.end();
+  };
   for (const TemplateBinding &B : Key.Bindings) {
-    // A carried function template's own parameter of the same name hides the binding within
-    // its text, as it does on the host.
-    std::string Functions;
-    for (size_t I = 0; I < Cl.Functions.size(); ++I) {
-      const std::vector<std::string> &Own = Cl.OwnTemplateParams[I];
-      if (std::find(Own.begin(), Own.end(), B.Name) == Own.end())
-        Functions += Cl.Signatures[I] + "\n" + Cl.Functions[I] + "\n";
-    }
-    if (namesIdentifier(Carried, B.Name) || namesIdentifier(Functions, B.Name))
+    // A carried function or class template's own parameter of the same name hides the
+    // binding within its text, as it does on the host.
+    std::string Templates;
+    for (size_t I = 0; I < Cl.Functions.size(); ++I)
+      if (!Declares(Cl.OwnTemplateParams[I], B.Name))
+        Templates += Cl.Signatures[I] + "\n" + Cl.Functions[I] + "\n";
+    for (size_t I = 0; I < Cl.Forwards.size(); ++I)
+      if (!Declares(Cl.ForwardTemplateParams[I], B.Name))
+        Templates += Cl.Forwards[I] + "\n";
+    for (size_t I = 0; I < Cl.Types.size(); ++I)
+      if (!Declares(Cl.TypeTemplateParams[I], B.Name))
+        Templates += Cl.Types[I] + "\n";
+    if (namesIdentifier(Carried, B.Name) || namesIdentifier(Templates, B.Name))
       return "template parameter '" + B.Name +
              "' has the name of a declaration that the kernel carries";
     Cl.TemplateDecls.push_back(

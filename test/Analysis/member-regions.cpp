@@ -112,3 +112,63 @@ void lambdas(Sim SD, int n) {
     set(i);
   }
 }
+
+// Chains from the object of the member function the loop is in (`g.p[i]`, `this->o.inner.p[i]`,
+// `s->p[i]`, a base's field): the first field is the root. `this->p` alone is the parameter `p`
+// already; from two fields on, the chain is a parameter of its own (`g_p`), named apart from the
+// variables and fields the body names.
+struct Part {
+  Sim g;
+};
+struct Obj : Part {
+  Outer o;
+  Sim *s;
+  int n;
+  double g_p; // the chain `g.p` becomes `g_p_2`
+  void implicitChain() {
+    // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 1); out: this->g.p; checked against writes through pointers: this->g, this->g_p
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; i++)
+      g.p[i] = g.k * i + g.n + g_p;
+  }
+  void explicitNested() {
+    // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: this->o.inner.p; out: this->o.inner.p; checked against writes through pointers: this->o
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < this->n; i++)
+      this->o.inner.p[i] += this->o.bias + o.inner.k;
+  }
+  void pointerMember() {
+    // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 1); in: this->s->p, this->s; out: this->s->p
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; i++)
+      s->p[i] = s->p[i] * s->k + 1;
+  }
+  // The field's copy would carry the host's pointer into the kernel.
+  void copied() {
+    // CHECK: {{.*}}member-regions.cpp:[[@LINE+3]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 2); out: this->g.p; checked against writes through pointers: this->g
+    // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:5: note: no GPU form, the loop runs on CPU devices: 'this->g' is used at {{.*}}member-regions.cpp:[[@LINE+3]]:15 other than by reading a scalar field, and the kernel takes its member 'this->g.p' apart, as a region
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; i++) {
+      Sim c = g;
+      g.p[i] = c.k + i;
+    }
+  }
+  // A variable the body names after the chain keeps its name; the chain's parameter takes
+  // another.
+  void named(double o_inner_p) {
+    // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 1); out: this->o.inner.p
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; i++)
+      o.inner.p[i] = o_inner_p + i;
+  }
+  // `[&]` in a member function captures `this`, which a kernel does not have.
+  void lambda() {
+    // CHECK: {{.*}}member-regions.cpp:[[@LINE+3]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 4); out: this->g.p
+    // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:5: note: no GPU form, the loop runs on CPU devices: the loop uses a lambda that captures 'this'
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; i++) {
+      auto set = [&](int j) { g.p[j] = j; };
+      set(i);
+    }
+  }
+};

@@ -165,3 +165,40 @@ void more(long *l, float *f, double *d, int *p, int n) {
   g(d, n);
   g(p, n);
 }
+
+// A carried class template whose own parameter has the name of the loop's (`T`): within its text
+// `T` is its own parameter, on the device as on the host. A carried record that names `T` for
+// something else would meet the kernel's `typedef float T;`: that loop has no GPU form.
+template <typename T> struct Cell {
+  T *p;
+  T k;
+};
+struct HasT {
+  int T;
+};
+template <typename T> struct User {
+  Cell<T> c;
+  int n;
+  void run() {
+    // CHECK: templates.cpp:[[@LINE+2]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 1); out: this->c.p; checked against writes through pointers: this->c
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; ++i)
+      c.p[i] = c.k * i;
+    // CHECK: templates.cpp:[[@LINE+15]]:5: note: in instantiation of 'User<float>::run' requested here
+  }
+  void other(HasT h) {
+    // CHECK: templates.cpp:[[@LINE+3]]:5: remark: loop parallelized across devices: schedule default, level 1 (score 1); out: this->c.p
+    // CHECK: templates.cpp:[[@LINE+2]]:5: note: no GPU form, the loop runs on CPU devices: template parameter 'T' has the name of a declaration that the kernel carries
+    [[cluster::gpu_parallel]]
+    for (int i = 0; i < n; ++i)
+      c.p[i] = h.T;
+    // CHECK: templates.cpp:[[@LINE+8]]:5: note: in instantiation of 'User<float>::other' requested here
+  }
+};
+
+void users(float *f, int n) {
+  User<float> u{{f, 2.0f}, n};
+  HasT h{1};
+  u.run();
+  u.other(h);
+}

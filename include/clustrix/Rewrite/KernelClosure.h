@@ -49,6 +49,9 @@ struct KernelClosure {
   std::vector<std::string> EarlyTypes;   ///< Enums and typedefs that need no record's definition.
   std::vector<std::string> Types;        ///< The records (and typedefs holding one), in order;
                                          ///< member functions the kernel calls are `__device__`.
+  /// Per entry of Forwards and Types, the template parameters it declares itself (a class
+  /// template's), which within its text name nothing else.
+  std::vector<std::vector<std::string>> ForwardTemplateParams, TypeTemplateParams;
   std::vector<std::string> TemplateDecls; ///< A template's parameters, as the instantiation binds them.
   std::vector<std::string> Constants;    ///< `__device__ const` definitions of global constants.
   std::vector<std::string> Signatures;   ///< Each called function's declaration, as written.

@@ -1232,10 +1232,28 @@ class Program:
             if v.hi - d <= 0:
                 d = 0
             style = r.wpick([(4, 'ptr'), (1, 'cptr'), (2 if v.vector and d == 0 else 0, 'vref')])
+            # A member's pointer held in a struct of its own, one or two deep (`this->x3.p`,
+            # `x3.in.p`): a chain from the object, which the kernel takes as a parameter.
+            depth = r.choice([1, 1, 2]) if member and style != 'vref' and r.chance(0.35) else 0
             if style == 'vref':
                 decls.append('std::vector<%s> &%s' % (v.elem, pn))
                 args.append(v.vector)
                 ptr = '%s.data()' % spelled
+            elif depth:
+                H = self.p + self.fresh('Hx')
+                self.decls += ['struct %s {' % H, '  %s%s *p;' % ('const ' if style == 'cptr'
+                                                                   else '', v.elem), '};']
+                path, arg = '.p', v.ptr if d == 0 else '%s + %d' % (v.ptr, d)
+                arg = '{%s}' % arg
+                if depth == 2:
+                    H2 = self.p + self.fresh('Hy')
+                    self.decls += ['struct %s {' % H2, '  %s in;' % H, '  int pad;', '};']
+                    H, path, arg = H2, '.in.p', '{%s, 1}' % arg
+                decls.append('%s %s' % (H, pn))
+                args.append(arg)
+                spelled += path
+                ptr = spelled
+                L.tags.add('member-chain-%d' % depth)
             else:
                 decls.append('%s%s *%s' % ('const ' if style == 'cptr' else '', v.elem, pn))
                 args.append(v.ptr if d == 0 else '%s + %d' % (v.ptr, d))
