@@ -10,6 +10,7 @@
 #include "clustrix/AST/LoopNest.h"
 #include "clustrix/AST/MathFunctions.h"
 #include "clustrix/AST/SkippedText.h"
+#include "clustrix/AST/Spelling.h"
 #include "clustrix/AST/StatementEnd.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -196,6 +197,29 @@ public:
       return fail("'" + VD->getNameAsString() + "' has variably modified type '" +
                   VD->getType().getAsString() + "', which a kernel cannot declare");
     noteType(VD->getType());
+    return ok();
+  }
+
+  /// Types written in expressions, which the kernel's text names as the host's does: casts
+  /// (`Real_t(0.0)`, `(F2)i`, `static_cast<T>(x)`), `sizeof(T)`, `T()`, compound literals.
+  /// A typedef named only there must be declared in the kernel too.
+  bool VisitExplicitCastExpr(ExplicitCastExpr *CE) {
+    noteType(CE->getTypeAsWritten());
+    return ok();
+  }
+  bool VisitUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) {
+    if (E->isArgumentType())
+      noteType(E->getArgumentType());
+    return ok();
+  }
+  bool VisitCXXScalarValueInitExpr(CXXScalarValueInitExpr *E) {
+    if (const TypeSourceInfo *TSI = E->getTypeSourceInfo())
+      noteType(TSI->getType());
+    return ok();
+  }
+  bool VisitCompoundLiteralExpr(CompoundLiteralExpr *E) {
+    if (const TypeSourceInfo *TSI = E->getTypeSourceInfo())
+      noteType(TSI->getType());
     return ok();
   }
 
@@ -548,24 +572,7 @@ public:
       if (LE->getCaptureDefault() == LCD_None)
         return fail("a lambda without a capture default uses region '" + Chain +
                     "', which the kernel passes as a parameter of its own");
-    std::string &Param = ChainParams[Chain];
-    if (Param.empty()) {
-      std::string Base;
-      for (char C : ThisRoot ? Chain.substr(6) : Chain)
-        Base += llvm::isAlnum(C) || C == '_' ? C : '_';
-      while (Base.find("__") != std::string::npos)
-        Base.replace(Base.find("__"), 2, "_");
-      Param = Base;
-      // (claimName last: it claims the name it is asked about when free.)
-      for (unsigned N = 2; Reserved.count(Param) ||
-                           llvm::any_of(ChainParams,
-                                        [&](const auto &E) {
-                                          return E.first != Chain && E.second == Param;
-                                        }) ||
-                           !claimName(Param, cast<FieldDecl>(ME->getMemberDecl()));
-           ++N)
-        Param = Base + "_" + std::to_string(N);
-    }
+    const std::string &Param = chainParam(Chain, cast<FieldDecl>(ME->getMemberDecl()));
     if (RW.ReplaceText(CharSourceRange::getTokenRange(ME->getBeginLoc(), ME->getEndLoc()),
                        Param))
       return fail("region '" + Chain + "' is written where the kernel cannot rewrite it");
@@ -600,6 +607,147 @@ public:
       }
     } F(Reserved);
     F.TraverseStmt(const_cast<Stmt *>(Body));
+  }
+
+  /// The kernel parameter of member region Chain (`SD.p` becomes `SD_p`, `this->g.p` `g_p`),
+  /// named apart from every name the body uses (reserveNames) and from the other chains'.
+  const std::string &chainParam(const std::string &Chain, const FieldDecl *FD) {
+    std::string &Param = ChainParams[Chain];
+    if (!Param.empty())
+      return Param;
+    std::string Base;
+    for (char C : StringRef(Chain).starts_with("this->") ? Chain.substr(6) : Chain)
+      Base += llvm::isAlnum(C) || C == '_' ? C : '_';
+    while (Base.find("__") != std::string::npos)
+      Base.replace(Base.find("__"), 2, "_");
+    Param = Base;
+    // (claimName last: it claims the name it is asked about when free.)
+    for (unsigned N = 2; Reserved.count(Param) ||
+                         llvm::any_of(ChainParams,
+                                      [&](const auto &E) {
+                                        return E.first != Chain && E.second == Param;
+                                      }) ||
+                         !claimName(Param, FD);
+         ++N)
+      Param = Base + "_" + std::to_string(N);
+    return Param;
+  }
+
+  /// The field and parameter of an accessor, a member function whose whole body returns an
+  /// element of a field by its one parameter (LULESH's `Real_t &x(Index_t idx) { return
+  /// m_x[idx]; }`), the element's own type by reference or by value; null otherwise.
+  static const FieldDecl *accessorField(const CXXMethodDecl *MD, ASTContext &Ctx) {
+    const FunctionDecl *Def = nullptr;
+    if (!MD || MD->isVirtual() || MD->isStatic() || MD->getNumParams() != 1 ||
+        MD->getDescribedFunctionTemplate() || MD->getPrimaryTemplate() || !MD->hasBody(Def) ||
+        !Def)
+      return nullptr;
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+    const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front())
+                                                 : nullptr;
+    if (!Ret || !Ret->getRetValue())
+      return nullptr;
+    // Only the conversions that read the element (by value) or add a qualifier.
+    auto Strip = [](const Expr *E, bool Integral) {
+      while (true) {
+        E = E->IgnoreParens();
+        const auto *IC = dyn_cast<ImplicitCastExpr>(E);
+        if (!IC || !(IC->getCastKind() == CK_LValueToRValue || IC->getCastKind() == CK_NoOp ||
+                     (Integral && IC->getCastKind() == CK_IntegralCast)))
+          return E;
+        E = IC->getSubExpr();
+      }
+    };
+    const Expr *V = Strip(Ret->getRetValue(), false);
+    const Expr *Base = nullptr, *Index = nullptr;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(V)) {
+      Base = AS->getBase();
+      Index = AS->getIdx();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(V);
+               Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+      Base = Op->getArg(0);
+      Index = Op->getArg(1);
+    }
+    if (!Base)
+      return nullptr;
+    const auto *ME = dyn_cast<MemberExpr>(Strip(Base, false));
+    const auto *FD = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    const auto *DR = dyn_cast<DeclRefExpr>(Strip(Index, true));
+    if (!FD || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) || !DR ||
+        DR->getDecl() != Def->getParamDecl(0) ||
+        !Def->getParamDecl(0)->getType()->isIntegerType())
+      return nullptr;
+    // A pointer, an array or a std::vector (whose operator[] is its element; not of bool).
+    QualType FT = FD->getType().getNonReferenceType();
+    const auto *Vec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(FT->getAsCXXRecordDecl());
+    bool IsVector = Vec && Vec->isInStdNamespace() && Vec->getName() == "vector" &&
+                    !Vec->getTemplateArgs()[0].getAsType()->isBooleanType();
+    if (!FT->isPointerType() && !Ctx.getAsArrayType(FT) && !IsVector)
+      return nullptr;
+    if (isa<CXXOperatorCallExpr>(V) != IsVector)
+      return nullptr;
+    QualType Elem = regionPointerType(FT, Ctx);
+    if (Elem.isNull())
+      return nullptr;
+    QualType Want = Elem->getPointeeType().getCanonicalType().getUnqualifiedType();
+    QualType Got = MD->getReturnType().getNonReferenceType().getCanonicalType()
+                       .getUnqualifiedType();
+    return Want == Got ? FD : nullptr;
+  }
+
+  /// A call of an accessor on a variable of the loop's function or a chain of its fields
+  /// (`domain.x(i)`, `d->x(i)`, `o.dom.x(i)`): the element of member region `domain.m_x`,
+  /// which the kernel takes as a parameter of its own (`domain_m_x[(int)(i)]`, the argument
+  /// converted to the accessor's parameter type as the call converts it). None when the call is
+  /// not one; false when it is and the kernel cannot take it.
+  std::optional<bool> accessorRegion(CXXMemberCallExpr *MC) {
+    if (InCallee || MC->getNumArgs() != 1)
+      return std::nullopt;
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    const FieldDecl *FD = accessorField(MD, Ctx);
+    const auto *Callee = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!FD || !Callee || !Obj || Callee->hasExplicitTemplateArgs())
+      return std::nullopt;
+    const VarDecl *Root = nullptr;
+    std::vector<const Expr *> Links;
+    std::string Chain = memberChain(Obj, Root, Links);
+    if (Chain.empty() || (!Root && Links.size() < 2))
+      return std::nullopt; // `x(i)` in a member function: the kernel carries the accessor
+    std::string Region = Chain + (Obj->getType()->isPointerType() ? "->" : ".") +
+                         FD->getNameAsString();
+    // A private field is named at the loop through a pointer to member, `(domain.*__clx_pm_..)`:
+    // the region's name, which the host passes; its display name is the chain.
+    auto It = llvm::find_if(R.Regions, [&](const clustrix::Region &X) {
+      return !X.Scalar && displayMemberNames(X.Name) == Region;
+    });
+    if (It == R.Regions.end())
+      return std::nullopt;
+    if (MC->getBeginLoc().isMacroID() || MC->getRParenLoc().isMacroID())
+      return fail("region '" + Region +
+                  "' is reached through an accessor in a macro, where the kernel cannot name "
+                  "it as its parameter");
+    for (const LambdaExpr *LE : LambdaStack)
+      if (LE->getCaptureDefault() == LCD_None)
+        return fail("a lambda without a capture default uses region '" + Region +
+                    "', which the kernel passes as a parameter of its own");
+    const std::string &Param = chainParam(Region, FD);
+    QualType IdxT = MD->getParamDecl(0)->getType().getCanonicalType().getUnqualifiedType();
+    if (RW.ReplaceText(CharSourceRange::getTokenRange(MC->getBeginLoc(), Callee->getMemberLoc()),
+                       Param + "[(" + IdxT.getAsString(Ctx.getPrintingPolicy()) + ")") ||
+        RW.InsertTextAfterToken(MC->getRParenLoc(), "]"))
+      return fail("region '" + Region + "' is written where the kernel cannot rewrite it");
+    for (const Expr *L : Links)
+      Consumed.insert(L);
+    Consumed.insert(Callee);
+    if (Root)
+      MemberRoots.emplace(Root, Region);
+    else
+      ThisMemberRoots.emplace(cast<FieldDecl>(cast<MemberExpr>(Links[Links.size() - 2])
+                                                  ->getMemberDecl()),
+                              Region);
+    noteRegion(It->Name, FD->getType(), Param);
+    return ok();
   }
 
   /// Each use of a variable with a member region, other than that region, must read a scalar
@@ -716,6 +864,8 @@ public:
   }
 
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    if (std::optional<bool> Accessor = accessorRegion(MC))
+      return *Accessor;
     const CXXMethodDecl *MD = MC->getMethodDecl();
     if (!MD)
       return fail("the loop calls a member through a pointer");

@@ -172,3 +172,61 @@ struct Obj : Part {
     }
   }
 };
+
+// Accessors (LULESH's `Real_t &x(Index_t idx) { return m_x[idx]; }`): a call on a variable or a
+// chain of its fields is the element of the field's region, which the kernel takes as a parameter
+// of its own (`domain_m_x[(int)(i)]`, the argument converted as the call converts it), private
+// fields included. A type named only in a cast (`Real_t(0.0)`) is declared in the kernel.
+#include <vector>
+typedef double Real_t;
+typedef int Index_t;
+class Domain {
+public:
+  Real_t &x(Index_t idx) { return m_x[idx]; }
+  const Real_t &xc(Index_t idx) const { return m_x[idx]; }
+  Real_t xd(Index_t idx) { return m_xd[idx]; }
+  Real_t *raw(Index_t idx) { return &m_x[idx]; }
+  float narrowed(Index_t idx) { return m_x[idx]; }
+  Real_t &p(Index_t idx) { return m_p[idx]; }
+  Index_t numNode() const { return m_numNode; }
+
+private:
+  std::vector<Real_t> m_x, m_xd;
+  Real_t *m_p;
+  Index_t m_numNode;
+};
+#define XOF(d, i) d.x(i)
+
+void accessors(Domain &domain, Domain *dp, int n, Real_t dt) {
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 7); in: domain.m_x, domain.m_xd; out: domain.m_x
+  [[cluster::gpu_parallel]]
+  for (Index_t i = 0; i < n; ++i)
+    domain.x(i) += domain.xd(i) * dt + Real_t(0.0) + domain.xc(i);
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 5); in: dp->m_p; out: dp->m_p
+  [[cluster::gpu_parallel]]
+  for (Index_t i = 0; i < n; ++i)
+    dp->p(i) = dp->p(i) * 2;
+  // Not accessors: a pointer to the element (which the analysis does not follow), a conversion
+  // of it. The kernel would carry the class, which holds vectors.
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+3]]:3: warning: loop not parallelized: writes memory through '*domain.raw(i)', which the analysis cannot follow
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+3]]:5: note: write here
+  [[cluster::gpu_parallel]]
+  for (Index_t i = 0; i < n; ++i)
+    *domain.raw(i) = 1;
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 5); in: domain.m_x; out: domain.m_x
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop uses type 'std::vector<Real_t>' from a system header
+  [[cluster::gpu_parallel]]
+  for (Index_t i = 0; i < n; ++i)
+    domain.x(i) = domain.narrowed(i);
+  // The object used otherwise: its copy on the device would hold the host's vectors.
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 5); out: domain.m_x
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: the loop uses type 'std::vector<Real_t>' from a system header
+  [[cluster::gpu_parallel]]
+  for (Index_t i = 0; i < n; ++i)
+    domain.x(i) = domain.numNode();
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+3]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 3); out: domain.m_x
+  // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: note: no GPU form, the loop runs on CPU devices: region 'domain.m_x' is reached through an accessor in a macro, where the kernel cannot name it as its parameter
+  [[cluster::gpu_parallel]]
+  for (Index_t i = 0; i < n; ++i)
+    XOF(domain, i) = 0;
+}

@@ -1,7 +1,7 @@
 // Regions reached through fields of the object of the member function a loop is in
 // (`g.p[i]`, `this->o.inner.p[i]`, `s->p[i]`, a base class's field, a class template's field
-// of a class template with a parameter of the same name): each chain is a parameter of the
-// kernel of its own. The object passed as the argument of another (`h.aliasing(h)`) makes two
+// of a class template with a parameter of the same name, an accessor over a private vector):
+// each chain is a parameter of the kernel of its own. The object passed as the argument of another (`h.aliasing(h)`) makes two
 // chains one array: that call runs serially by the address check. The outputs equal serial.
 #include <cstdio>
 #include <vector>
@@ -61,6 +61,23 @@ template <typename T> struct Pair {
   }
 };
 
+// LULESH's accessors, over private vectors, called from a function that is not a member.
+typedef double Real_t;
+class Domain {
+public:
+  explicit Domain(int n) : m_x(n, 0.5), m_xd(n, 0.25) {}
+  Real_t &x(int idx) { return m_x[idx]; }
+  Real_t &xd(int idx) { return m_xd[idx]; }
+
+private:
+  std::vector<Real_t> m_x, m_xd;
+};
+static void advance(Domain &domain, int n, Real_t dt) {
+  [[cluster::gpu_parallel]]
+  for (int i = 0; i < n; ++i)
+    domain.x(i) += domain.xd(i) * dt + Real_t(i);
+}
+
 int main() {
   const int N = 1000;
   std::vector<double> a(N, 1.0), b(N, 2.0), c(N, 3.0), e(N, 4.0);
@@ -84,7 +101,10 @@ int main() {
   t.e = {g.data(), N, 0.0f};
   t.n = N;
   t.run();
+  Domain dom(N);
+  advance(dom, N, 0.125);
+  advance(dom, N, 0.5);
   for (int i = 0; i < N; i += 111)
-    std::printf("%d %a %a %a %a %a\n", i, a[i], b[i], c[i], e[i], (double)f[i]);
+    std::printf("%d %a %a %a %a %a %a\n", i, a[i], b[i], c[i], e[i], (double)f[i], dom.x(i));
   return 0;
 }
