@@ -580,9 +580,12 @@ bool Table::releaseAll(std::string &Err, Traffic &Moved) {
     DeviceMemory &O = *Owner;
     PerDevice &OP = of(O);
     for (size_t I = 0; I < Ranges.size();) {
+      // One mirror must hold them all: a strided copy's source is one device allocation. Rows
+      // of two arrays whose mirrors happen to lie as far apart on the device as the arrays on
+      // the host (temporaries of one size, allocated one after the other) are two copies.
       size_t N = O.lost() ? 1 : stridedRun(Ranges, I, [&](size_t First, size_t K) {
-        return deviceAddress(OP, Ranges[K].first) - deviceAddress(OP, Ranges[First].first) ==
-               Ranges[K].first - Ranges[First].first;
+        auto Holder = std::prev(OP.Mirrors.upper_bound(Ranges[First].first));
+        return Ranges[K].second <= Holder->second.HostEnd;
       });
       uintptr_t SB = Ranges[I].first, SE = Ranges[I + N - 1].second;
       size_t Width = Ranges[I].second - SB;

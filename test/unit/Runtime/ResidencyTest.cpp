@@ -25,18 +25,43 @@ public:
   ~FakeMemory() override {
     for (auto &[P, B] : Blocks)
       delete[] B;
+    delete[] Arena;
   }
   std::string name() const override { return Name; }
-  bool allocate(size_t Bytes, uint64_t &Ptr, std::string &) override {
+  bool allocate(size_t Bytes, uint64_t &Ptr, std::string &Err) override {
+    if (ArenaStep) {
+      // Allocations ArenaStep bytes apart in one block, as a driver may place them.
+      if (!Arena)
+        Arena = new char[ArenaStep * 8];
+      if (Bytes > ArenaStep || ArenaUsed == 8) {
+        Err = "arena full";
+        return false;
+      }
+      Ptr = reinterpret_cast<uint64_t>(Arena + ArenaStep * ArenaUsed++);
+      Sizes[Ptr] = Bytes;
+      return true;
+    }
     char *B = new char[Bytes];
     std::memset(B, 0xCD, Bytes); // poisoned, as the emulated driver's memory
     Ptr = reinterpret_cast<uint64_t>(B);
     Blocks[Ptr] = B;
+    Sizes[Ptr] = Bytes;
     return true;
   }
   void free(uint64_t Ptr, size_t) override {
+    Sizes.erase(Ptr);
+    if (ArenaStep)
+      return;
     delete[] Blocks[Ptr];
     Blocks.erase(Ptr);
+  }
+  /// Whether [P, P + Bytes) lies in one allocation, as the driver requires of a copy's source.
+  bool inOneAllocation(uint64_t P, size_t Bytes) const {
+    auto It = Sizes.upper_bound(P);
+    if (It == Sizes.begin())
+      return false;
+    --It;
+    return P + Bytes <= It->first + It->second;
   }
   bool toDevice(uint64_t Dst, const void *Src, size_t Bytes, std::string &,
                 trace::Span *) override {
@@ -71,6 +96,10 @@ public:
       Err = "lost";
       return false;
     }
+    if (!inOneAllocation(Src, (Rows - 1) * Pitch + Width)) {
+      Err = "the strided copy's source is not inside one allocation";
+      return false;
+    }
     Out += Width * Rows;
     ++OutCalls;
     for (size_t R = 0; R < Rows; ++R)
@@ -97,6 +126,9 @@ public:
   size_t In = 0, Out = 0, FromPeers = 0;
   size_t InCalls = 0, OutCalls = 0;
   std::map<uint64_t, char *> Blocks;
+  std::map<uint64_t, size_t> Sizes;
+  size_t ArenaStep = 0, ArenaUsed = 0; // allocations ArenaStep bytes apart in Arena
+  char *Arena = nullptr;
 };
 
 /// Rows [R0, R1) and columns [C0, C1) of a Rows x Cols array of doubles.
@@ -297,6 +329,32 @@ TEST(ResidencyTest, EquallySpacedStaleRangesOfTwoDevicesComeBackEachFromItsOwn) 
     for (int64_t C = 0; C < 16; ++C)
       EXPECT_EQ(A[R * 16 + C], C == 3 ? 3.0 : C == 11 ? 11.0 : 0.0) << R << "," << C;
   }
+}
+
+TEST(ResidencyTest, ArraysWhoseMirrorsLieAsFarApartComeBackEachInItsOwnCopy) {
+  // Three arrays of one size, 64 doubles apart on the host (a program's temporaries allocated
+  // one after the other), mirrored 64 doubles apart on the device: their stale ranges are one
+  // width and equally spaced on both sides, but three allocations, which one strided copy
+  // cannot read (LULESH on two emulated GPUs stopped so at the end of a residency scope).
+  FakeMemory G0("gpu0", true);
+  G0.ArenaStep = 64 * sizeof(double);
+  std::vector<double> Slab(3 * 64, 0.0);
+  std::string Err;
+  for (int K = 0; K < 3; ++K) {
+    Box B{Slab.data() + 64 * K, sizeof(double), {48, 0, 0}, {0, 0, 0}, {48, 0, 0}};
+    uint64_t E = 0;
+    ASSERT_TRUE(Table::get().acquire(G0, B, 1, false, "T", E, Err)) << Err;
+    for (int I = 0; I < 48; ++I)
+      reinterpret_cast<double *>(E)[I] = K + 1;
+    Table::get().wrote(G0, B, 1, "T");
+  }
+  ASSERT_EQ(G0.ArenaUsed, 3u);
+  Traffic Moved;
+  ASSERT_TRUE(release(Moved, Err)) << Err;
+  EXPECT_EQ(G0.OutCalls, 3u);
+  for (int K = 0; K < 3; ++K)
+    for (int I = 0; I < 64; ++I)
+      EXPECT_EQ(Slab[64 * K + I], I < 48 ? K + 1.0 : 0.0) << K << "," << I;
 }
 
 TEST(ResidencyTest, AHostReadBringsBackItsElementOnlyAndTheDeviceKeepsTheArray) {
