@@ -2689,16 +2689,22 @@ static std::string floatingPointEnvironmentUse(ASTContext &Ctx) {
   return "";
 }
 
-/// The template parameters that D's text declares itself: a class template's, when D is one
-/// of its instances (the text is the template's). A template parameter of the loop's own
-/// template with the same name is hidden within that text.
-static std::vector<std::string> ownTemplateParams(const Decl *D) {
+/// The names of a template's parameters, which within its text hide a template parameter of
+/// the loop's own template of the same name.
+static std::vector<std::string> ownTemplateParams(const TemplateDecl *TD) {
   std::vector<std::string> Own;
-  if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(D))
-    for (const NamedDecl *P : *CTS->getSpecializedTemplate()->getTemplateParameters())
+  if (TD)
+    for (const NamedDecl *P : *TD->getTemplateParameters())
       if (P->getIdentifier())
         Own.push_back(P->getNameAsString());
   return Own;
+}
+
+/// Those that D's text declares itself: a class template's, when D is one of its instances
+/// (the text is the template's).
+static std::vector<std::string> ownTemplateParams(const Decl *D) {
+  const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(D);
+  return ownTemplateParams(CTS ? CTS->getSpecializedTemplate() : nullptr);
 }
 
 KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
@@ -2859,11 +2865,8 @@ KernelClosure clustrix::collectKernelClosure(ASTContext &Ctx, const Stmt *Loop,
         B.dropTemplateDefaults(TD);
     };
     std::string SigHeader, Header;
-    Out.OwnTemplateParams.emplace_back();
+    Out.OwnTemplateParams.push_back(ownTemplateParams(TD));
     if (TD) {
-      for (const NamedDecl *P : *TD->getTemplateParameters())
-        if (P->getIdentifier())
-          Out.OwnTemplateParams.back().push_back(P->getNameAsString());
       const FunctionDecl *Pattern = TD->getTemplatedDecl();
       if (B.isExplicitSpecialization(FD)) {
         // `template <> double abs(double x) { ... }` after `template <typename T> T abs(T x);`

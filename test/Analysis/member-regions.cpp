@@ -180,6 +180,8 @@ struct Obj : Part {
 #include <vector>
 typedef double Real_t;
 typedef int Index_t;
+typedef long Wide;   // named in the kernel by `sizeof` only
+typedef short Narrow; // and by `T()` only
 class Domain {
 public:
   Real_t &x(Index_t idx) { return m_x[idx]; }
@@ -201,7 +203,7 @@ void accessors(Domain &domain, Domain *dp, int n, Real_t dt) {
   // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 7); in: domain.m_x, domain.m_xd; out: domain.m_x
   [[cluster::gpu_parallel]]
   for (Index_t i = 0; i < n; ++i)
-    domain.x(i) += domain.xd(i) * dt + Real_t(0.0) + domain.xc(i);
+    domain.x(i) += domain.xd(i) * dt + Real_t(0.0) + domain.xc(i) + sizeof(Wide) + Narrow();
   // CHECK: {{.*}}member-regions.cpp:[[@LINE+2]]:3: remark: loop parallelized across devices: schedule default, level 1 (score 5); in: dp->m_p; out: dp->m_p
   [[cluster::gpu_parallel]]
   for (Index_t i = 0; i < n; ++i)
